@@ -81,6 +81,12 @@ final class IsolationServices {
         return engines;
     }
 
+    /** Whether nothing is known now of the registered engine {@code name}'s sandboxes (also when it is unknown). */
+    boolean engineAway(String name) {
+        ContainerEngines.Engine e = engines.engine(name);
+        return e == null || e.runtime().stateUnknown();
+    }
+
     /** The runtime of each isolation tier. */
     IsolationRuntimes runtimes() {
         return runtimes;

@@ -162,10 +162,7 @@ public final class Wiring implements AutoCloseable {
             supervisor.poke();
         });
         engineLifecycle.attach(isolation.engineWatch());
-        status.otherEngineAway(name -> {
-            var e = isolation.engines().engine(name);
-            return e == null || e.runtime().stateUnknown();
-        });
+        status.otherEngineAway(isolation::engineAway);
         isolation
                 .engines()
                 .onEngine(e -> new ContainerEngineLifecycle(
