@@ -61,11 +61,33 @@ public final class EngineRemoveCommand implements Callable<Integer> {
             throw new PaddockException("Engine " + name + " runs sandboxes " + String.join(", ", running)
                     + "; stop or remove them first (paddock sandbox rm ID).");
         }
+        List<String> recorded = recordedSandboxes(home, name);
+        if (!recorded.isEmpty()) {
+            throw new PaddockException("Engine " + name + " has live sandboxes " + String.join(", ", recorded)
+                    + "; stop or remove them first (paddock sandbox rm ID).");
+        }
         registry.remove(name);
         PrintWriter out = spec.commandLine().getOut();
         out.println("Engine " + name + " removed.");
         out.flush();
         return 0;
+    }
+
+    /**
+     * The live sandboxes the store records on engine {@code name}, read when no Paddock runs (one that runs holds
+     * the store; the containers the engine runs are asked of it in any case).
+     */
+    private static List<String> recordedSandboxes(PaddockHome home, String name) throws PaddockException {
+        if (dev.paddock.api.ApiClient.discover(home.instanceFile(), home.tokenFile())
+                .isPresent()) {
+            return List.of();
+        }
+        try (dev.paddock.Wiring w = dev.paddock.Wiring.open(home)) {
+            return w.sandboxes().listLive().stream()
+                    .filter(s -> name.equals(s.spec().engine()))
+                    .map(dev.paddock.sandbox.SandboxRecord::id)
+                    .toList();
+        }
     }
 
     /** The ids of this home's sandboxes whose containers run on {@code e}. */

@@ -158,9 +158,18 @@ public final class ContainerAgents implements AutoCloseable {
         return new ContainerAgents(null);
     }
 
+    /** An engine that is not there (no longer registered): every operation says {@code why}. */
+    static ContainerAgents missing(String why) {
+        ContainerAgents a = new ContainerAgents(null);
+        a.missing = why;
+        return a;
+    }
+
+    private String missing = "This Paddock has no container tier set up.";
+
     private synchronized DockerContainers containers() throws IsolationException {
         if (factory == null) {
-            throw new IsolationException("This Paddock has no container tier set up.");
+            throw new IsolationException(missing);
         }
         if (containers == null) {
             containers = factory.get();

@@ -52,6 +52,14 @@ public final class ContainerEngines implements Engines, LabelledRuns, AutoClosea
     private final Map<String, Engine> engines = new ConcurrentHashMap<>();
     private final List<Consumer<Engine>> listeners = new CopyOnWriteArrayList<>();
     private volatile Duration watching;
+    /** Every {@link #LOAD_EVERY}: each registered engine's health and load, one line each, for the panel. */
+    private volatile List<String> lines = List.of();
+
+    private final List<Consumer<List<String>>> lineListeners = new CopyOnWriteArrayList<>();
+    private java.util.concurrent.ScheduledExecutorService loadTimer;
+
+    /** How often the panel's lines of health and load are read again. */
+    public static final Duration LOAD_EVERY = Duration.ofSeconds(15);
 
     /**
      * @param registry the home's engines
@@ -74,8 +82,17 @@ public final class ContainerEngines implements Engines, LabelledRuns, AutoClosea
      * Starts watching every registered engine (after {@code delay}), and each one made later at once: a panel or a
      * server does, a CLI command does not.
      */
-    public void watchAll(Duration delay) {
+    public synchronized void watchAll(Duration delay) {
         watching = delay;
+        if (loadTimer == null) {
+            loadTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                    dev.paddock.common.Threads.daemon("engine-load"));
+            loadTimer.scheduleWithFixedDelay(
+                    this::readLines,
+                    delay.toMillis(),
+                    LOAD_EVERY.toMillis(),
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
         engines.values().forEach(e -> startWatch(e, delay));
         for (EngineEntry e : registeredOrNone()) {
             engine(e.name());
@@ -86,6 +103,41 @@ public final class ContainerEngines implements Engines, LabelledRuns, AutoClosea
         if (!e.watch().started()) {
             e.watch().start(delay);
         }
+    }
+
+    /** The last lines of {@link #readLines()}: one per registered engine, none when only local is there. */
+    public List<String> lines() {
+        return lines;
+    }
+
+    /** Tells {@code listener} (on the {@code engine-load} thread) the lines each time they are read. */
+    public void onLines(Consumer<List<String>> listener) {
+        lineListeners.add(listener);
+    }
+
+    /**
+     * Reads every registered engine's health and load now: an engine its watch finds away is not asked again (it
+     * would cost its connect timeout); the others are asked for their {@link dev.paddock.container.EngineLoad}.
+     */
+    public List<String> readLines() {
+        List<String> out = new ArrayList<>();
+        try {
+            for (EngineEntry en : registeredOrNone()) {
+                Engine e = engine(en.name());
+                EngineWatch.State st = e == null ? null : e.watch().state();
+                if (st != null && st.away()) {
+                    out.add(en.name() + ": DOWN since " + st.awaySince() + " ("
+                            + st.status().error() + ")");
+                } else {
+                    out.add(EngineReport.of(en, clock).line());
+                }
+            }
+        } catch (RuntimeException ex) {
+            LOG.warn("Reading the engines' load failed: {}", ex.toString());
+        }
+        lines = List.copyOf(out);
+        lineListeners.forEach(l -> l.accept(lines));
+        return lines;
     }
 
     /** The registered engines' parts made so far. */
@@ -99,7 +151,10 @@ public final class ContainerEngines implements Engines, LabelledRuns, AutoClosea
             return local;
         }
         Engine e = engine(name);
-        return e == null ? new ContainerRuntime(ContainerAgents.none()) : e.runtime();
+        return e == null
+                ? new ContainerRuntime(ContainerAgents.missing("No Docker engine named " + name
+                        + " is registered (paddock engine list); its sandboxes cannot be reached."))
+                : e.runtime();
     }
 
     /** The part of the registered engine {@code name}, made now if needed; null when the registry has no such. */
@@ -229,6 +284,11 @@ public final class ContainerEngines implements Engines, LabelledRuns, AutoClosea
     /** Stops watching the registered engines and following their containers (which run on). */
     @Override
     public void close() {
+        synchronized (this) {
+            if (loadTimer != null) {
+                loadTimer.shutdownNow();
+            }
+        }
         for (Engine e : engines.values()) {
             e.runtime().agents().close();
             e.watch().close();
