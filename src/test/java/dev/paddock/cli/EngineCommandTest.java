@@ -5,16 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.cli.StatusCommandTest.Run;
+import dev.paddock.settings.PaddockHome;
+import dev.paddock.testing.DockerTests;
+import dev.paddock.testing.PrivateDockerd;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code paddock engine add|list|remove} in-process: the registry file, the one-line refusals of bad input, and
- * {@code local} always listed. An engine that answers is in {@code dev.paddock.container.TlsEngineTest}.
+ * {@code local} always listed; a TLS engine of the test's own that answers, with a Paddock container running there.
  */
 class EngineCommandTest {
     @TempDir
@@ -114,5 +118,56 @@ class EngineCommandTest {
         Run forced = engine("remove", "far", "--force");
         assertThat(forced.exit()).as(forced.describe()).isZero();
         assertThat(engine("list", "--json").json().get("engines")).hasSize(1);
+    }
+
+    @Test
+    void aTlsEngineIsListedWithItsLoadAndStaysWhileASandboxRunsThere() throws Exception {
+        DockerTests.requireEngineWithGitImage();
+        try (PrivateDockerd far = PrivateDockerd.startTls()) {
+            far.load("paddock-test:busybox");
+            Run add = engine(
+                    "add",
+                    "far",
+                    "--host",
+                    far.host(),
+                    "--tls-dir",
+                    far.tlsDir().toString());
+            assertThat(add.exit()).as(add.describe()).isZero();
+            String homeId = PaddockHome.resolve(tmp.resolve("home"), Map.of()).id();
+            DockerTests.Result run = far.docker(
+                    "run",
+                    "-d",
+                    "--cpus",
+                    "0.5",
+                    "--memory",
+                    "128m",
+                    "--label",
+                    "paddock.sandbox=busy-20261208-001",
+                    "--label",
+                    "paddock.home=" + homeId,
+                    "paddock-test:busybox",
+                    "sleep",
+                    "600");
+            assertThat(run.code()).as(run.out()).isZero();
+
+            Run list = engine("list", "--json");
+            assertThat(list.exit()).as(list.describe()).isZero();
+            JsonNode f = list.json().get("engines").get(1);
+            assertThat(f.get("healthy").asBoolean()).as(list.out()).isTrue();
+            assertThat(f.get("version").asText()).isNotBlank();
+            assertThat(f.get("cpus").asInt()).isPositive();
+            assertThat(f.get("paddockContainersRunning").asInt()).isEqualTo(1);
+            assertThat(f.get("freeCpus").asDouble()).isEqualTo(f.get("cpus").asInt() - 0.5);
+            assertThat(f.get("freeMemoryBytes").asLong())
+                    .isEqualTo(f.get("memoryBytes").asLong() - 128L * 1024 * 1024);
+            assertThat(engine("list").out()).containsPattern("far +up ");
+
+            Run refused = engine("remove", "far");
+            assertThat(refused.exit()).isEqualTo(1);
+            assertThat(said(refused)).contains("runs sandboxes busy-20261208-001");
+            far.docker("rm", "-f", run.out().strip());
+            Run removed = engine("remove", "far");
+            assertThat(removed.exit()).as(removed.describe()).isZero();
+        }
     }
 }
