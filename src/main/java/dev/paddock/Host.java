@@ -99,6 +99,15 @@ public final class Host implements AutoCloseable {
                         public boolean engineAway() {
                             return !wiring.environment().snapshot().docker().reachable();
                         }
+
+                        @Override
+                        public boolean engineAway(String engine) {
+                            if (dev.paddock.isolation.Engines.isLocal(engine)) {
+                                return engineAway();
+                            }
+                            var e = wiring.engines().engine(engine);
+                            return e == null || e.runtime().stateUnknown();
+                        }
                     },
                     wiring.sandboxService(),
                     wiring.settings(),

@@ -174,6 +174,17 @@ class SeveralEnginesTest {
         assertThat(shownUnknown(here.id())).isFalse();
         assertThat(kinds(there.id())).endsWith("sandbox.engine_unreachable");
         assertThat(kinds(here.id())).doesNotContain("sandbox.engine_unreachable");
+        String table = dev.paddock.api.CliText.sandboxTable(
+                List.of(
+                        dev.paddock.api.SandboxView.of(wiring.sandboxService().find(there.id()), true),
+                        dev.paddock.api.SandboxView.of(wiring.sandboxService().find(here.id()), false)),
+                java.util.Locale.ROOT);
+        assertThat(table)
+                .contains("container@far")
+                .contains("the Docker engine far does not answer; last known running");
+        assertThat(dev.paddock.api.SandboxView.of(wiring.sandboxService().find(here.id()))
+                        .engine())
+                .isEqualTo("local");
 
         far.restart(); // without --live-restore its containers stopped with it
         assertThat(farWatch().checkNow().status().reachable()).isTrue();
