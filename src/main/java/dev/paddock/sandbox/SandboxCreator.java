@@ -116,6 +116,11 @@ public final class SandboxCreator {
         }
         Tier tier = req.tier() == null ? programs.defaultTier(agent) : req.tier();
         if (tier != Tier.CONTAINER
+                && (req.engine() != null || !req.engineLabels().isEmpty())) {
+            throw new SandboxException("--engine and --engine-label are for the container tier; this sandbox's tier is "
+                    + tier.id() + ".");
+        }
+        if (tier != Tier.CONTAINER
                 || (dev.paddock.isolation.Engines.isLocal(req.engine())
                         && req.engineLabels().isEmpty())) {
             checkTier(tier); // another engine is checked by placement

@@ -250,6 +250,17 @@ class SeveralEnginesTest {
                 .hasMessageContaining("No Docker engine has the labels {zone=moon}");
         assertThatThrownBy(() -> engines.place("nowhere", Map.of(), limits))
                 .hasMessageContaining("No Docker engine named nowhere; known: local, far.");
+        assertThatThrownBy(() -> wiring.sandboxService()
+                        .create(NewSandbox.custom(repo.dir(), "Not here", "true")
+                                .engine("nowhere")
+                                .tier(Tier.CONTAINER)
+                                .build()))
+                .hasMessage("Cannot place the container sandbox: No Docker engine named nowhere; known: local, far.");
+        assertThatThrownBy(() -> wiring.sandboxService()
+                        .create(NewSandbox.custom(repo.dir(), "Not a container", "true")
+                                .engine("far")
+                                .build()))
+                .hasMessage("--engine and --engine-label are for the container tier; this sandbox's tier is worktree.");
 
         // The sandbox made without --engine goes where placement says, and its record says where.
         SandboxRecord placed = run("Placed", "sleep 600", null);
