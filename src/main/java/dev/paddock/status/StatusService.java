@@ -247,6 +247,9 @@ public final class StatusService {
                 : "container " + shortId + named + " (" + c.state() + ") labelled " + c.sandboxId()
                         + (f.hasRecord() ? ": its sandbox does not name it" : ": no sandbox of that id")
                         + "; remove it with docker rm -f " + shortId;
+        if (c.engine() != null) {
+            description = "on engine " + c.engine() + ", " + description + " there";
+        }
         return new RepositoryStatus.Orphan(
                 null,
                 "container",

@@ -262,6 +262,37 @@ class SeveralEnginesTest {
                                 .build()))
                 .hasMessage("--engine and --engine-label are for the container tier; this sandbox's tier is worktree.");
 
+        // A labelled container on far that no sandbox names is found as an orphan, saying on which engine.
+        String ghost = far.docker(
+                        "create",
+                        "--label",
+                        "paddock.sandbox=ghost-20261208-001",
+                        "--label",
+                        "paddock.repo=" + repo.dir(),
+                        "--label",
+                        "paddock.home=" + wiring.home().id(),
+                        IMAGE,
+                        "true")
+                .out()
+                .strip();
+        try (Reconciler reconciler = new Reconciler(
+                wiring.sandboxes(),
+                wiring.repoStore(),
+                new dev.paddock.worktree.RepositoryLocator(new dev.paddock.worktree.GitCli()),
+                new dev.paddock.worktree.WorktreeManager(new dev.paddock.worktree.GitCli()),
+                new OrphanScanner(java.time.Clock.systemUTC(), Duration.ZERO),
+                wiring.reclaimer(),
+                wiring.events(),
+                wiring.settings(),
+                wiring.runtimes(),
+                java.time.Clock.systemUTC())) {
+            assertThat(reconciler.lookForOrphanContainers()).anySatisfy(f -> {
+                assertThat(f.container().id()).isEqualTo(ghost);
+                assertThat(f.container().engine()).isEqualTo("far");
+            });
+        }
+        far.docker("rm", "-f", ghost);
+
         // The sandbox made without --engine goes where placement says, and its record says where.
         SandboxRecord placed = run("Placed", "sleep 600", null);
         assertThat(placed.spec().engine()).isEqualTo("far");

@@ -261,7 +261,9 @@ public final class ContainerEngines implements Engines, LabelledRuns, AutoClosea
                 continue; // its containers are not known now
             }
             try {
-                out.addAll(e.runtime().labelledRuns(connect));
+                e.runtime()
+                        .labelledRuns(connect)
+                        .forEach(c -> out.add(c.on(e.entry().name())));
             } catch (IsolationException ex) {
                 LOG.debug(
                         "Not looking at the containers of engine {}: {}",
