@@ -208,7 +208,7 @@ final class SandboxRoutes {
                     .map(s -> SandboxView.of(s, engineAway.test(s.spec().engine())))
                     .toList();
             if (render != null) {
-                CliText.answer(ex, CliText.sandboxes(ex, render, list));
+                CliText.answer(ex, CliText.sandboxes(ex, render, list, repo == null ? null : absolute(repo)));
                 return;
             }
             HttpIo.json(ex, 200, Map.of("sandboxes", list));
