@@ -100,7 +100,7 @@ class SeveralEnginesTest {
         SandboxRecord r = tickUntil(s.id(), SandboxState.RUNNING);
         System.out.printf(
                 "BENCH sandbox on %s: created to running in %d ms%n",
-                r.spec().engine() == null ? "local" : r.spec().engine() + (engine == null ? " (placed)" : ""),
+                (r.spec().engine() == null ? "local" : r.spec().engine()) + (engine == null ? " (placed)" : ""),
                 (System.nanoTime() - t0) / 1_000_000);
         return r;
     }
@@ -136,7 +136,7 @@ class SeveralEnginesTest {
     @Test
     void aSandboxPinnedToTheTlsEngineRunsThereAndOnlyItsOutageConcernsIt() throws Exception {
         SandboxRecord there = run("Runs far away", "echo hello-from-far; sleep 600", "far");
-        SandboxRecord here = run("Runs here", "sleep 600", null);
+        SandboxRecord here = run("Runs here", "sleep 600", "local"); // pinned: placement might pick far
 
         assertThat(there.spec().engine()).isEqualTo("far");
         assertThat(here.spec().engine()).isNull();
@@ -178,7 +178,8 @@ class SeveralEnginesTest {
                 List.of(
                         dev.paddock.api.SandboxView.of(wiring.sandboxService().find(there.id()), true),
                         dev.paddock.api.SandboxView.of(wiring.sandboxService().find(here.id()), false)),
-                java.util.Locale.ROOT);
+                java.util.Locale.ROOT,
+                repo.dir());
         assertThat(table)
                 .contains("container@far")
                 .contains("the Docker engine far does not answer; last known running");
@@ -200,7 +201,8 @@ class SeveralEnginesTest {
     void placementPicksTheEngineWithRoomAmongThoseWithTheLabels() throws Exception {
         ContainerEngines engines = wiring.engines();
         ResourceLimits limits = ResourceLimits.DEFAULTS;
-        // far made full: a Paddock container there whose memory limit is all of the engine's memory
+        // far made full: a Paddock container there whose memory limit is four times the engine's memory (the local
+        // engine is shared with other tests, whose containers may over-commit it too, but not by that much)
         long farMemory = Long.parseLong(
                 far.docker("info", "--format", "{{.MemTotal}}").out().strip());
         fill(far.docker(
@@ -211,7 +213,7 @@ class SeveralEnginesTest {
                 "--label",
                 "paddock.home=" + FILLER_HOME,
                 "--memory",
-                String.valueOf(farMemory),
+                String.valueOf(4 * farMemory),
                 IMAGE,
                 "sleep",
                 "600"));
@@ -235,7 +237,7 @@ class SeveralEnginesTest {
                 "--label",
                 "paddock.home=" + FILLER_HOME,
                 "--memory",
-                String.valueOf(localMemory),
+                String.valueOf(4 * localMemory),
                 IMAGE,
                 "sleep",
                 "600"));
