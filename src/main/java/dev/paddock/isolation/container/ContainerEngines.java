@@ -209,7 +209,7 @@ public final class ContainerEngines implements Engines, LabelledRuns, AutoClosea
         if (labelled.isEmpty()) {
             throw new IsolationException("No Docker engine has the labels " + labels + " (paddock engine list).");
         }
-        List<EngineReport> reports = EngineReport.all(labelled, clock);
+        List<EngineReport> reports = withPlaced(EngineReport.all(labelled, clock), placed, clock.instant());
         EngineReport best = best(reports, limits)
                 .orElseThrow(() -> new IsolationException("No Docker engine"
                         + (labels.isEmpty() ? "" : " with the labels " + labels) + " answers: "
@@ -221,7 +221,52 @@ public final class ContainerEngines implements Engines, LabelledRuns, AutoClosea
                 limits.memoryBytes() / ResourceLimits.MIB,
                 best.entry().name(),
                 reports.stream().map(EngineReport::line).toList());
+        placed.add(new Placed(best.entry().name(), limits, clock.instant()));
+        placed.removeIf(p -> p.at().isBefore(clock.instant().minus(PLACED_FOR)));
         return best.entry().isLocal() ? null : best.entry().name();
+    }
+
+    /** How long a placement counts against its engine before its container is running there (and counted). */
+    static final Duration PLACED_FOR = Duration.ofSeconds(30);
+
+    /** A sandbox placed on {@code engine} a moment ago, whose container may not run yet. */
+    record Placed(String engine, ResourceLimits limits, java.time.Instant at) {}
+
+    private final List<Placed> placed = new CopyOnWriteArrayList<>();
+
+    /**
+     * The reports with the limits of the sandboxes placed on each engine in the last {@link #PLACED_FOR} held as
+     * well: a fan-out's sandboxes are placed one after the other before their containers start, and would all go to
+     * the same engine otherwise. One whose container runs already is counted twice for that while (erring on the
+     * side of an engine looking fuller).
+     */
+    static List<EngineReport> withPlaced(List<EngineReport> reports, List<Placed> placed, java.time.Instant now) {
+        return reports.stream()
+                .map(r -> {
+                    if (r.load() == null) {
+                        return r;
+                    }
+                    long cpu = 0;
+                    long mem = 0;
+                    for (Placed p : placed) {
+                        if (p.engine().equals(r.entry().name()) && p.at().isAfter(now.minus(PLACED_FOR))) {
+                            cpu += p.limits().nanoCpus();
+                            mem += p.limits().memoryBytes();
+                        }
+                    }
+                    var l = r.load();
+                    return new EngineReport(
+                            r.entry(),
+                            r.status(),
+                            new dev.paddock.container.EngineLoad(
+                                    l.version(),
+                                    l.cpus(),
+                                    l.memoryBytes(),
+                                    l.running(),
+                                    l.heldNanoCpus() + cpu,
+                                    l.heldMemoryBytes() + mem));
+                })
+                .toList();
     }
 
     /**

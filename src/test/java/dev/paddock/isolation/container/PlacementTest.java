@@ -62,4 +62,19 @@ class PlacementTest {
                 .isEqualTo("full");
         assertThat(best(ResourceLimits.DEFAULTS, down("gone"))).isNull();
     }
+
+    @Test
+    void sandboxesPlacedAMomentAgoCountBeforeTheirContainersRun() {
+        Instant now = Instant.now();
+        ResourceLimits two = ResourceLimits.DEFAULTS;
+        List<EngineReport> equal = List.of(report("a", 8, 16, 0, 0), report("b", 8, 16, 0, 0));
+        List<ContainerEngines.Placed> placed = List.of(new ContainerEngines.Placed("a", two, now.minusSeconds(5)));
+        assertThat(ContainerEngines.best(ContainerEngines.withPlaced(equal, placed, now), two)
+                        .map(r -> r.entry().name()))
+                .contains("b");
+        List<ContainerEngines.Placed> old = List.of(new ContainerEngines.Placed("b", two, now.minusSeconds(60)));
+        assertThat(ContainerEngines.withPlaced(equal, old, now).get(1).load().heldNanoCpus())
+                .as("older than PLACED_FOR: its container runs (and is counted) by now")
+                .isZero();
+    }
 }
