@@ -24,7 +24,8 @@ final class PanelWiring {
         String who = System.getProperty("user.name", "someone") + " in the panel";
         return new PanelBackends(
                 w.home().dir(),
-                new ServiceShellBackend(w.workspace(), w.environment(), w.bus(), w.settings()),
+                new ServiceShellBackend(w.workspace(), w.environment(), w.bus(), w.settings())
+                        .engines(w.engines()::lines, w.engines()::onLines),
                 sandboxBackend(w, w.tierChecks()),
                 new BrokerApprovalBackend(w.approvals(), w.bus(), who),
                 new MergeConflictBackend(w.merges(), w.resolutions(), w.bus(), who),

@@ -72,10 +72,14 @@ public final class CliText {
         StringBuilder b = new StringBuilder(String.format(locale, fmt, "ID", "TIER", "STATE", "BRANCH", "PROGRESS"));
         for (SandboxView s : list) {
             String note = s.engineUnreachable()
-                    ? "(the Docker engine does not answer; last known " + s.state() + ")"
+                    ? "(the Docker engine" + (s.engine() == null || s.engine().equals("local") ? "" : " " + s.engine())
+                            + " does not answer; last known " + s.state() + ")"
                     : s.progress() != null ? s.progress() : s.lastError() != null ? "(" + s.lastError() + ")" : "";
             String state = s.engineUnreachable() ? "unknown" : s.state();
-            b.append(String.format(locale, fmt, s.id(), s.tier(), state, s.branch(), note));
+            String tier = s.engine() == null || s.engine().equals(dev.paddock.isolation.Engines.LOCAL)
+                    ? s.tier()
+                    : s.tier() + "@" + s.engine(); // container@build: on a registered engine
+            b.append(String.format(locale, fmt, s.id(), tier, state, s.branch(), note));
         }
         return b.toString();
     }

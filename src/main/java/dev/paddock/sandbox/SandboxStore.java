@@ -61,7 +61,8 @@ public final class SandboxStore implements AutoCloseable {
             "agent",
             "model",
             "agent_session",
-            "group_id");
+            "group_id",
+            "engine");
     private static final String COLUMNS = C.sql();
 
     private final Jdbc jdbc;
@@ -120,8 +121,8 @@ public final class SandboxStore implements AutoCloseable {
                     "INSERT INTO sandboxes (id, repository_id, task, agent_command, tier, branch, base_branch,"
                             + " base_commit, worktree_path, state, version, created_at, state_changed_at, lease_ms,"
                             + " iteration, retry_count, max_retries, network_granted, cpu_limit_nanos, memory_limit_bytes,"
-                            + " pids_limit, nofile_limit, image, agent, model, fingerprint, group_id) VALUES (?, ?, ?, ?, ?, ?,"
-                            + " ?, ?, ?, ?, 0, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            + " pids_limit, nofile_limit, image, agent, model, fingerprint, group_id, engine) VALUES (?, ?, ?, ?,"
+                            + " ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     s.id(),
                     s.repositoryId(),
                     spec.task(),
@@ -145,7 +146,8 @@ public final class SandboxStore implements AutoCloseable {
                     spec.agent(),
                     spec.model(),
                     fingerprintJson,
-                    spec.group());
+                    spec.group(),
+                    spec.engine());
             for (EventDraft e : creationEvents) {
                 events.append(tx, e);
             }
@@ -452,6 +454,7 @@ public final class SandboxStore implements AutoCloseable {
                 .model(rs.getString(C.at("model")))
                 .agentSession(rs.getString(C.at("agent_session")))
                 .group(rs.getString(C.at("group_id")))
+                .engine(rs.getString(C.at("engine")))
                 .build();
     }
 
