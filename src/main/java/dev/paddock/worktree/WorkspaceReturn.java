@@ -158,8 +158,8 @@ public final class WorkspaceReturn {
         return true;
     }
 
-    private static boolean belowALink(Path copy, String f) {
-        Path dir = copy;
+    private static boolean belowALink(Path root, String f) {
+        Path dir = root;
         String[] parts = f.split("/");
         for (String part : Arrays.copyOf(parts, parts.length - 1)) {
             dir = dir.resolve(part);
@@ -180,7 +180,8 @@ public final class WorkspaceReturn {
         }
         int deleted = 0;
         for (String f : WorkspaceTar.listed(git, worktree)) {
-            if (!theirs.contains(f) && !f.equals(".git") && !f.startsWith(".git/")) {
+            // Below a link of the worktree (one the branch tracks may lead out) is not the worktree's to delete.
+            if (!theirs.contains(f) && !f.equals(".git") && !f.startsWith(".git/") && !belowALink(worktree, f)) {
                 Path p = worktree.resolve(f);
                 if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p)) {
                     Files.delete(p);

@@ -119,4 +119,29 @@ class WorkspaceReturnTest {
 
         refusedAndNothingMoved("/etc/hostname");
     }
+
+    @Test
+    void aFileOfTheBranchBehindATrackedLinkLeadingOutIsNotDeletedThroughIt() throws Exception {
+        // The repository tracks ext -> ../outside (a link leading out; the copy may bring it back as it is).
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("victim.txt"), "not the sandbox's\n");
+        Files.createSymbolicLink(wt.resolve("ext"), Path.of("../outside"));
+        TempRepo.commitAll(wt, "a link leading out");
+        TempRepo.git(copy, "pull", "--quiet", "--ff-only");
+        // The agent commits ext/victim.txt as a file of a directory ext, then puts the link back in its files and
+        // its index: the branch lists ext/victim.txt, the copy has no such file, so it counts as deleted.
+        TempRepo.git(copy, "rm", "--quiet", "--cached", "ext");
+        Files.delete(copy.resolve("ext"));
+        TempRepo.write(copy, "ext/victim.txt", "x\n");
+        TempRepo.git(copy, "add", "ext/victim.txt");
+        TempRepo.git(copy, "-c", "user.name=A", "-c", "user.email=a@x.invalid", "commit", "--quiet", "-m", "dir");
+        TempRepo.git(copy, "rm", "--quiet", "-r", "--cached", "ext");
+        TempRepo.deleteTree(copy.resolve("ext"));
+        Files.createSymbolicLink(copy.resolve("ext"), Path.of("../outside"));
+        TempRepo.git(copy, "add", "ext");
+
+        new WorkspaceReturn(new GitCli()).bringBack(copy, wt, "sb", "sb-1");
+
+        assertThat(outside.resolve("victim.txt")).hasContent("not the sandbox's");
+    }
 }
