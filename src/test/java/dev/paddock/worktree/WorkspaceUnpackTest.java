@@ -138,4 +138,34 @@ class WorkspaceUnpackTest {
                 .isInstanceOf(WorkspaceRefused.class)
                 .hasMessageContaining("larger than");
     }
+
+    @Test
+    void aLinkThatLeadsOutOnlyWhenFollowedThroughAnotherIsRefused() throws Exception {
+        // d/e/a -> ../.. is the top; d/e/l -> a/../x reads as d/e/x, but followed it is the top's parent's x.
+        refused(
+                tar("top/", "/", "top/d/e/a", "->../..", "top/d/e/l", "->a/../outside"),
+                "link leading out of it: d/e/l");
+        // The same in the other order, and a loop.
+        refused(tar("top/", "/", "top/d/e/l", "->a/../outside", "top/d/e/a", "->../.."), "d/e/l");
+        refused(tar("top/", "/", "top/a", "->b", "top/b", "->a"), "link leading out");
+    }
+
+    @Test
+    void aLinkThroughAKnownLinkLeadingOutIsRefused() throws Exception {
+        byte[] t = tar("top/", "/", "top/ext", "->../outside", "top/l", "->ext/../elsewhere");
+        Path into = Files.createDirectories(tmp.resolve("known"));
+        assertThatThrownBy(() -> WorkspaceUnpack.unpack(
+                        new ByteArrayInputStream(t), "top", into, 1 << 20, 1000, java.util.Map.of("ext", "../outside")))
+                .isInstanceOf(WorkspaceRefused.class)
+                .hasMessageContaining("l");
+        Path ok = Files.createDirectories(tmp.resolve("known-ok"));
+        WorkspaceUnpack.unpack(
+                new ByteArrayInputStream(tar("top/", "/", "top/ext", "->../outside")),
+                "top",
+                ok,
+                1 << 20,
+                1000,
+                java.util.Map.of("ext", "../outside"));
+        assertThat(Files.readSymbolicLink(ok.resolve("ext"))).isEqualTo(Path.of("../outside"));
+    }
 }
