@@ -133,7 +133,7 @@ public final class WorkspaceReturn {
                 throw new WorkspaceRefused(
                         "The workspace's index names a path git would not track: " + f + "; nothing was brought back.");
             }
-            if (belowALink(copy, f)) {
+            if (WorkspaceTar.belowALink(copy, f)) {
                 continue;
             }
             Path p = copy.resolve(f);
@@ -158,18 +158,6 @@ public final class WorkspaceReturn {
         return true;
     }
 
-    private static boolean belowALink(Path root, String f) {
-        Path dir = root;
-        String[] parts = f.split("/");
-        for (String part : Arrays.copyOf(parts, parts.length - 1)) {
-            dir = dir.resolve(part);
-            if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** Makes the worktree's listed files those of the copy ({@code theirs}): {written, deleted}. */
     private int[] mirror(Path copy, Path worktree, Set<String> theirs) throws IOException, GitException {
         int written = 0;
@@ -181,7 +169,10 @@ public final class WorkspaceReturn {
         int deleted = 0;
         for (String f : WorkspaceTar.listed(git, worktree)) {
             // Below a link of the worktree (one the branch tracks may lead out) is not the worktree's to delete.
-            if (!theirs.contains(f) && !f.equals(".git") && !f.startsWith(".git/") && !belowALink(worktree, f)) {
+            if (!theirs.contains(f)
+                    && !f.equals(".git")
+                    && !f.startsWith(".git/")
+                    && !WorkspaceTar.belowALink(worktree, f)) {
                 Path p = worktree.resolve(f);
                 if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p)) {
                     Files.delete(p);
