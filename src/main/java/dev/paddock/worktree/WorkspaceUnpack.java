@@ -116,10 +116,16 @@ public final class WorkspaceUnpack {
         linksStayInside(base, knownLinks);
     }
 
+    /** Links a link may go through (as the system's 40), and path parts all links together may take. */
+    private static final int MAX_FOLLOWED = 40;
+
+    private static final long MAX_STEPS = 5_000_000;
+
     /**
      * Each link checked again once all are there, the way the system follows it: through the links on its way.
      * Checked alone ({@code d/a -> ../..} and {@code d/l -> a/../x}) each stays inside; followed, {@code d/l}
-     * leads out. A link through a known link leading out leads out too.
+     * leads out. A link through a known link leading out leads out too. The work is bounded: links that need more
+     * than {@value #MAX_FOLLOWED} links followed, or more than {@value #MAX_STEPS} steps in all, refuse the copy.
      */
     private static void linksStayInside(Path base, Map<String, String> knownLinks)
             throws IOException, WorkspaceRefused {
@@ -127,6 +133,7 @@ public final class WorkspaceUnpack {
         try (Stream<Path> s = Files.walk(base)) {
             links = s.filter(Files::isSymbolicLink).toList();
         }
+        long[] steps = {MAX_STEPS};
         for (Path l : links) {
             String rel = base.relativize(l).toString();
             String target = Files.readSymbolicLink(l).toString();
@@ -135,17 +142,21 @@ public final class WorkspaceUnpack {
             }
             Deque<String> dir = new ArrayDeque<>(List.of(rel.split("/")));
             dir.removeLast();
-            follow(base, dir, target, 0, rel);
+            follow(base, dir, target, new int[] {MAX_FOLLOWED}, steps, rel);
         }
     }
 
     /** Moves {@code dir} (parts below {@code base}) along {@code target}, refusing when it would leave base. */
-    private static void follow(Path base, Deque<String> dir, String target, int depth, String name)
+    private static void follow(Path base, Deque<String> dir, String target, int[] followed, long[] steps, String name)
             throws IOException, WorkspaceRefused {
-        if (depth > 40 || target.startsWith("/")) {
+        if (target.startsWith("/")) {
             throw new WorkspaceRefused("The workspace holds a link leading out of it: " + name);
         }
         for (String c : target.split("/")) {
+            if (--steps[0] < 0) {
+                throw new WorkspaceRefused(
+                        "The workspace's links take too long to follow (" + name + "); nothing" + " was brought back.");
+            }
             if (c.isEmpty() || c.equals(".")) {
                 continue;
             }
@@ -159,8 +170,11 @@ public final class WorkspaceUnpack {
             dir.addLast(c);
             Path p = base.resolve(String.join("/", dir));
             if (Files.isSymbolicLink(p)) {
+                if (--followed[0] < 0) {
+                    throw new WorkspaceRefused("The workspace holds a link leading out of it (or in a loop): " + name);
+                }
                 dir.removeLast();
-                follow(base, dir, Files.readSymbolicLink(p).toString(), depth + 1, name);
+                follow(base, dir, Files.readSymbolicLink(p).toString(), followed, steps, name);
             }
         }
     }
