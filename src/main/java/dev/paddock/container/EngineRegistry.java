@@ -151,6 +151,11 @@ public final class EngineRegistry {
         if (c.host().startsWith("ssh://")) {
             throw new ContainerException("The docker context " + e.context() + " is on " + c.host() + ". " + NO_SSH);
         }
+        if (c.host().startsWith("tcp://") && c.tlsDir() == null) {
+            throw new ContainerException("The docker context " + e.context() + " is on " + c.host() + " without TLS:"
+                    + " Paddock does not talk to a Docker engine without TLS. Give the context its TLS files"
+                    + " (docker context update --docker host=...,ca=...,cert=...,key=...).");
+        }
         return new EngineEntry(e.name(), null, null, e.context().strip(), e.labels());
     }
 

@@ -59,6 +59,7 @@ public final class WorkspaceReturn {
         }
         harmless(
                 gitDir, git.runOk(worktree, "rev-parse", "--show-object-format").strip());
+        Set<String> theirs = theirs(copy); // before anything local changes: a refusal leaves all as it was
         String ref = REF_PREFIX + sandboxId;
         GitCli.Result fetched = git.run(
                 worktree,
@@ -102,7 +103,7 @@ public final class WorkspaceReturn {
             moved = true;
         }
         git.runOk(worktree, "reset", "--quiet"); // the index follows the branch; the files follow the copy below
-        int[] counts = mirror(copy, worktree);
+        int[] counts = mirror(copy, worktree, theirs);
         return new Outcome(before, remote, ref, moved, false, counts[0], counts[1]);
     }
 
@@ -119,15 +120,46 @@ public final class WorkspaceReturn {
         Files.writeString(gitDir.resolve("config"), WorkspaceTar.config(objectFormat), StandardCharsets.UTF_8);
     }
 
-    /** Makes the worktree's listed files those of the copy: {written, deleted}. */
-    private int[] mirror(Path copy, Path worktree) throws IOException, GitException {
+    /**
+     * The copy's listed files and links. Its index is the agent's to write (it needs no git for that), so a path git
+     * itself would never add ({@code ..}, {@code .}, an empty part, a {@code .git} part, an absolute path) refuses
+     * the copy: mirrored into the worktree it would land anywhere. A path below a link of the copy is left out:
+     * followed in the copy but made a directory in the worktree, it would not be the same place.
+     */
+    private Set<String> theirs(Path copy) throws GitException, WorkspaceRefused {
         Set<String> theirs = new HashSet<>();
         for (String f : WorkspaceTar.listed(git, copy)) {
+            if (!safePath(f)) {
+                throw new WorkspaceRefused(
+                        "The workspace's index names a path git would not track: " + f + "; nothing was brought back.");
+            }
+            if (WorkspaceTar.belowALink(copy, f)) {
+                continue;
+            }
             Path p = copy.resolve(f);
             if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p)) {
                 theirs.add(f);
             }
         }
+        return theirs;
+    }
+
+    /** A relative path of plain parts ({@code a/b/}, a nested repository, may end with one slash). */
+    static boolean safePath(String f) {
+        String p = f.endsWith("/") ? f.substring(0, f.length() - 1) : f;
+        if (p.isEmpty() || p.startsWith("/") || p.indexOf('\0') >= 0) {
+            return false;
+        }
+        for (String part : p.split("/", -1)) {
+            if (part.isEmpty() || part.equals(".") || part.equals("..") || part.equalsIgnoreCase(".git")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Makes the worktree's listed files those of the copy ({@code theirs}): {written, deleted}. */
+    private int[] mirror(Path copy, Path worktree, Set<String> theirs) throws IOException, GitException {
         int written = 0;
         for (String f : theirs) {
             if (write(copy.resolve(f), worktree, f)) {
@@ -136,7 +168,11 @@ public final class WorkspaceReturn {
         }
         int deleted = 0;
         for (String f : WorkspaceTar.listed(git, worktree)) {
-            if (!theirs.contains(f) && !f.equals(".git") && !f.startsWith(".git/")) {
+            // Below a link of the worktree (one the branch tracks may lead out) is not the worktree's to delete.
+            if (!theirs.contains(f)
+                    && !f.equals(".git")
+                    && !f.startsWith(".git/")
+                    && !WorkspaceTar.belowALink(worktree, f)) {
                 Path p = worktree.resolve(f);
                 if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p)) {
                     Files.delete(p);

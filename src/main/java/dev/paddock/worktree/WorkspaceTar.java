@@ -81,6 +81,9 @@ public final class WorkspaceTar {
                     if (!link && !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
                         continue; // deleted, or a nested repository
                     }
+                    if (belowALink(worktree, rel)) {
+                        continue; // listed below a link of the worktree, which may lead anywhere on this machine
+                    }
                     parents(tar, t, rel, dirs, uid, gid);
                     if (link) {
                         TarArchiveEntry e = new TarArchiveEntry(t + rel, TarConstants.LF_SYMLINK);
@@ -175,11 +178,24 @@ public final class WorkspaceTar {
         Map<String, String> links = new java.util.HashMap<>();
         for (String f : listed(git, worktree)) {
             Path p = worktree.resolve(f);
-            if (Files.isSymbolicLink(p)) {
+            if (Files.isSymbolicLink(p) && !belowALink(worktree, f)) {
                 links.put(f, Files.readSymbolicLink(p).toString());
             }
         }
         return links;
+    }
+
+    /** Whether a part of {@code rel} before its last is not a directory of {@code root} (a link, most likely). */
+    static boolean belowALink(Path root, String rel) {
+        Path dir = root;
+        String[] parts = rel.split("/");
+        for (int i = 0; i < parts.length - 1; i++) {
+            dir = dir.resolve(parts[i]);
+            if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private List<String> listed(Path worktree) throws GitException {

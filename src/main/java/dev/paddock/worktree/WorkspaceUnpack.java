@@ -9,7 +9,11 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 
@@ -107,6 +111,70 @@ public final class WorkspaceUnpack {
             } else {
                 throw new WorkspaceRefused("The workspace holds " + e.getName() + ", which is neither a file, a"
                         + " directory nor a link (hard link, device or pipe); nothing was brought back.");
+            }
+        }
+        linksStayInside(base, knownLinks);
+    }
+
+    /** Links a link may go through (as the system's 40), and path parts all links together may take. */
+    private static final int MAX_FOLLOWED = 40;
+
+    private static final long MAX_STEPS = 5_000_000;
+
+    /**
+     * Each link checked again once all are there, the way the system follows it: through the links on its way.
+     * Checked alone ({@code d/a -> ../..} and {@code d/l -> a/../x}) each stays inside; followed, {@code d/l}
+     * leads out. A link through a known link leading out leads out too. The work is bounded: links that need more
+     * than {@value #MAX_FOLLOWED} links followed, or more than {@value #MAX_STEPS} steps in all, refuse the copy.
+     */
+    private static void linksStayInside(Path base, Map<String, String> knownLinks)
+            throws IOException, WorkspaceRefused {
+        List<Path> links;
+        try (Stream<Path> s = Files.walk(base)) {
+            links = s.filter(Files::isSymbolicLink).toList();
+        }
+        long[] steps = {MAX_STEPS};
+        for (Path l : links) {
+            String rel = base.relativize(l).toString();
+            String target = Files.readSymbolicLink(l).toString();
+            if (target.equals(knownLinks.get(rel))) {
+                continue;
+            }
+            Deque<String> dir = new ArrayDeque<>(List.of(rel.split("/")));
+            dir.removeLast();
+            follow(base, dir, target, new int[] {MAX_FOLLOWED}, steps, rel);
+        }
+    }
+
+    /** Moves {@code dir} (parts below {@code base}) along {@code target}, refusing when it would leave base. */
+    private static void follow(Path base, Deque<String> dir, String target, int[] followed, long[] steps, String name)
+            throws IOException, WorkspaceRefused {
+        if (target.startsWith("/")) {
+            throw new WorkspaceRefused("The workspace holds a link leading out of it: " + name);
+        }
+        for (String c : target.split("/")) {
+            if (--steps[0] < 0) {
+                throw new WorkspaceRefused(
+                        "The workspace's links take too long to follow (" + name + "); nothing" + " was brought back.");
+            }
+            if (c.isEmpty() || c.equals(".")) {
+                continue;
+            }
+            if (c.equals("..")) {
+                if (dir.isEmpty()) {
+                    throw new WorkspaceRefused("The workspace holds a link leading out of it: " + name);
+                }
+                dir.removeLast();
+                continue;
+            }
+            dir.addLast(c);
+            Path p = base.resolve(String.join("/", dir));
+            if (Files.isSymbolicLink(p)) {
+                if (--followed[0] < 0) {
+                    throw new WorkspaceRefused("The workspace holds a link leading out of it (or in a loop): " + name);
+                }
+                dir.removeLast();
+                follow(base, dir, Files.readSymbolicLink(p).toString(), followed, steps, name);
             }
         }
     }

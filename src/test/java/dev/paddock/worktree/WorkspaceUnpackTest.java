@@ -138,4 +138,50 @@ class WorkspaceUnpackTest {
                 .isInstanceOf(WorkspaceRefused.class)
                 .hasMessageContaining("larger than");
     }
+
+    @Test
+    void aLinkThatLeadsOutOnlyWhenFollowedThroughAnotherIsRefused() throws Exception {
+        // d/e/a -> ../.. is the top; d/e/l -> a/../x reads as d/e/x, but followed it is the top's parent's x.
+        refused(
+                tar("top/", "/", "top/d/e/a", "->../..", "top/d/e/l", "->a/../outside"),
+                "link leading out of it: d/e/l");
+        // The same in the other order, and a loop.
+        refused(tar("top/", "/", "top/d/e/l", "->a/../outside", "top/d/e/a", "->../.."), "d/e/l");
+        refused(tar("top/", "/", "top/a", "->b", "top/b", "->a"), "link leading out");
+    }
+
+    @Test
+    void aLinkThroughAKnownLinkLeadingOutIsRefused() throws Exception {
+        byte[] t = tar("top/", "/", "top/ext", "->../outside", "top/l", "->ext/../elsewhere");
+        Path into = Files.createDirectories(tmp.resolve("known"));
+        assertThatThrownBy(() -> WorkspaceUnpack.unpack(
+                        new ByteArrayInputStream(t), "top", into, 1 << 20, 1000, java.util.Map.of("ext", "../outside")))
+                .isInstanceOf(WorkspaceRefused.class)
+                .hasMessageContaining("l");
+        Path ok = Files.createDirectories(tmp.resolve("known-ok"));
+        WorkspaceUnpack.unpack(
+                new ByteArrayInputStream(tar("top/", "/", "top/ext", "->../outside")),
+                "top",
+                ok,
+                1 << 20,
+                1000,
+                java.util.Map.of("ext", "../outside"));
+        assertThat(Files.readSymbolicLink(ok.resolve("ext"))).isEqualTo(Path.of("../outside"));
+    }
+
+    @Test
+    void linksMadeToTakeForeverToFollowAreRefusedQuickly() throws Exception {
+        // d -> . ; c -> d/d/d/... ; b -> c/c/c/... ; a -> b/b/b/...: each stays inside, but following a naively
+        // takes 1000^3 steps (the system itself gives up after 40 links).
+        String many = "/x".repeat(1000).substring(1);
+        byte[] t = tar(
+                "top/", "/",
+                "top/d", "->.",
+                "top/c", "->" + many.replace('x', 'd'),
+                "top/b", "->" + many.replace('x', 'c'),
+                "top/a", "->" + many.replace('x', 'b'));
+        long t0 = System.nanoTime();
+        refused(t, "link");
+        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(20_000);
+    }
 }
