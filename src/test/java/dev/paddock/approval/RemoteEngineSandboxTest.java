@@ -66,6 +66,7 @@ class RemoteEngineSandboxTest {
                 + " git -c user.name=Agent -c user.email=agent@x.invalid commit -qm 'agent commit';"
                 + " echo draft > draft.txt;"
                 + " i=0; while [ ! -S \"$PADDOCK_API_SOCKET\" ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i+1)); done;"
+                + " sleep 4;" // the channel stays up while it is quiet
                 + " printf '%s' '" + payload + "' | " + HOOK
                 + " --timeout 660 > hook.out 2>&1 || echo rc=$? >> hook.out;"
                 + " sleep 3";

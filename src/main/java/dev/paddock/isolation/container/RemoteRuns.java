@@ -133,7 +133,7 @@ final class RemoteRuns {
                     RemoteBroker.installPrograms(
                             volumes, bin, spec.image(), spec.api().programs(), labels);
                 }
-                String id = agents.startSpec(spec, RemotePlan.spec(spec, ws, bin), () -> ended(key, onEnd));
+                String id = agents.startSpec(spec, RemotePlan.spec(spec, ws, bin), ended(key, onEnd));
                 if (spec.api() != null) {
                     openChannel(key, id);
                 }
@@ -150,6 +150,7 @@ final class RemoteRuns {
         }
     }
 
+    /** {@code onEnd}, after the workspace was brought back. */
     private Runnable ended(String key, Runnable onEnd) {
         return () -> {
             try {
@@ -233,10 +234,10 @@ final class RemoteRuns {
             WorkspaceReturn.Outcome o = workspace().bringBack(ws, st.image(), st.worktree(), st.branch(), key);
             long ms = (System.nanoTime() - t0) / 1_000_000;
             String line = o.diverged()
-                    ? "the workspace on its remote engine was brought back " + why + ", but its history diverged from"
+                    ? "the workspace on its remote engine was brought back (" + why + "), but its history diverged from"
                             + " the branch " + st.branch() + ": nothing local changed, its commits are kept on "
                             + o.ref()
-                    : "the workspace on its remote engine was brought back " + why + " in " + ms + " ms"
+                    : "the workspace on its remote engine was brought back (" + why + ") in " + ms + " ms"
                             + (o.moved() ? ": the branch " + st.branch() + " moved to " + o.remote() : "") + " ("
                             + o.written() + " files written, " + o.deleted() + " deleted)";
             if (o.diverged()) {
@@ -246,12 +247,13 @@ final class RemoteRuns {
             }
             HostRuntime.note(st.log(), "=== " + line);
         } catch (WorkspaceRefused e) {
-            String line = "the workspace on its remote engine was not brought back " + why + ": " + e.getMessage()
+            String line = "the workspace on its remote engine was not brought back (" + why + "): " + e.getMessage()
                     + "; nothing local changed";
             LOG.warn("{}: {}", key, line);
             HostRuntime.note(st.log(), "=== " + line);
         } catch (PaddockException | IOException | RuntimeException e) {
-            String line = "the workspace on its remote engine could not be brought back " + why + ": " + e.getMessage();
+            String line =
+                    "the workspace on its remote engine could not be brought back (" + why + "): " + e.getMessage();
             LOG.warn("{}: {}", key, line);
             HostRuntime.note(st.log(), "=== " + line);
         }
