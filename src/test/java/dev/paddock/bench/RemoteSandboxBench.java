@@ -44,15 +44,15 @@ class RemoteSandboxBench {
                         .add(new EngineEntry("far", far.host(), far.tlsDir(), null, Map.of()));
                 TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
                 repo.commitFile("README.md", "hello\n", "Start");
-                String command = "echo x > made.txt && git add made.txt"
+                String command = "sleep 2 && echo x > made.txt && git add made.txt"
                         + " && git -c user.name=A -c user.email=a@x.invalid commit -qm 'agent commit'"
                         + " && cut -d' ' -f1 /proc/uptime > committed-at";
                 List<long[]> local = new ArrayList<>();
                 List<long[]> remote = new ArrayList<>();
                 List<Long> back = new ArrayList<>();
                 for (int i = 0; i < RUNS; i++) {
-                    local.add(
-                            start(rig, repo, "Local " + i, command, null, null).times());
+                    local.add(start(rig, repo, "Local " + i, command, "local", null)
+                            .times());
                     Run r = start(rig, repo, "Remote " + i, command, "far", far);
                     remote.add(r.times());
                     back.add(commitToLocalBranch(rig, r.sandbox()));
@@ -99,7 +99,7 @@ class RemoteSandboxBench {
         BrokerRig.await(task + " container", () -> {
             String label = "label=paddock.sandbox=" + s.id();
             String out = far != null
-                    ? far.docker("ps", "-q", "--filter", label).out()
+                    ? far.docker("ps", "-aq", "--filter", label).out()
                     : DockerTests.docker("ps", "-aq", "--filter", label).out();
             return !out.isBlank();
         });
