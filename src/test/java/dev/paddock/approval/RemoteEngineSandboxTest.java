@@ -138,6 +138,54 @@ class RemoteEngineSandboxTest {
                 () -> !far.docker("volume", "ls", "-q").out().contains(s.id()));
     }
 
+    @Test
+    void aCheckpointWhileTheAgentRunsAndAStopBringTheWorkBack() throws Exception {
+        TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
+        repo.commitFile("README.md", "hello\n", "Start");
+        String command = "git -c user.name=Agent -c user.email=agent@x.invalid commit -q --allow-empty -m 'early';"
+                + " sleep 4; echo late > late.txt; sleep 300";
+        SandboxRecord s = rig.host()
+                .wiring()
+                .sandboxService()
+                .create(NewSandbox.custom(repo.dir(), "Remote sleeper", command)
+                        .tier(Tier.CONTAINER)
+                        .engine("far")
+                        .image(DockerTests.GIT_IMAGE)
+                        .leaseMs(600_000L)
+                        .maxRetries(0)
+                        .build());
+        BrokerRig.await(s.id() + " running", () -> state(s.id()) == SandboxState.RUNNING);
+        Path wt = rig.host()
+                .wiring()
+                .sandboxes()
+                .find(s.id())
+                .orElseThrow()
+                .workspace()
+                .worktree();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!TempRepo.git(wt, "log", "-1", "--format=%s").strip().equals("early")) {
+            assertThat(System.nanoTime()).as("the early commit never came back").isLessThan(deadline);
+            rig.host().wiring().checkpoints().checkpoint(s.id(), "look", null, "test");
+            Thread.sleep(200);
+        }
+        assertThat(rig.host().wiring().checkpoints().list(s.id())).isNotEmpty();
+
+        BrokerRig.await(
+                "late.txt written in the container",
+                () -> far.docker(
+                                        "exec",
+                                        far.docker("ps", "-q", "--filter", "label=paddock.sandbox=" + s.id())
+                                                .out()
+                                                .strip(),
+                                        "test",
+                                        "-f",
+                                        "/workspace/late.txt")
+                                .code()
+                        == 0);
+        rig.host().wiring().sandboxService().stop(s.id(), "test");
+        BrokerRig.await("late.txt back after the stop", () -> Files.exists(wt.resolve("late.txt")));
+    }
+
     private SandboxState state(String id) {
         try {
             return rig.host()
