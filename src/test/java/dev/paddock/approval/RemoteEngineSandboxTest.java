@@ -186,6 +186,46 @@ class RemoteEngineSandboxTest {
         BrokerRig.await("late.txt back after the stop", () -> Files.exists(wt.resolve("late.txt")));
     }
 
+    @Test
+    void aRestartedPaddockReopensTheChannelAndBringsTheWorkBackAtTheEnd() throws Exception {
+        TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
+        repo.commitFile("README.md", "hello\n", "Start");
+        String payload = HookRun.payload(Path.of("/workspace"), "git status").replace("'", "'\\''");
+        String command = "sleep 6; echo after > after.txt; git add after.txt;"
+                + " git -c user.name=Agent -c user.email=agent@x.invalid commit -qm 'after the restart';"
+                + " i=0; while [ ! -S \"$PADDOCK_API_SOCKET\" ] && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done;"
+                + " printf '%s' '" + payload + "' | " + HOOK
+                + " --timeout 660 > hook.out 2>&1 || echo rc=$? >> hook.out";
+        SandboxRecord s = rig.host()
+                .wiring()
+                .sandboxService()
+                .create(NewSandbox.custom(repo.dir(), "Remote across a restart", command)
+                        .tier(Tier.CONTAINER)
+                        .engine("far")
+                        .image(DockerTests.GIT_IMAGE)
+                        .leaseMs(600_000L)
+                        .maxRetries(0)
+                        .build());
+        BrokerRig.await(s.id() + " running", () -> state(s.id()) == SandboxState.RUNNING);
+        rig.restart(); // the container runs on; the relay ends with the old Paddock's stream
+
+        BrokerRig.await(s.id() + " ended", () -> {
+            SandboxState st = state(s.id());
+            return st != SandboxState.PENDING && st != SandboxState.RUNNING && st != SandboxState.RETRYING;
+        });
+        Path wt = rig.host()
+                .wiring()
+                .sandboxes()
+                .find(s.id())
+                .orElseThrow()
+                .workspace()
+                .worktree();
+        assertThat(TempRepo.git(wt, "log", "-1", "--format=%s").strip()).isEqualTo("after the restart");
+        assertThat(Files.readString(wt.resolve("hook.out")))
+                .contains("\"permissionDecision\":\"allow\"")
+                .doesNotContain("rc=");
+    }
+
     private SandboxState state(String id) {
         try {
             return rig.host()
