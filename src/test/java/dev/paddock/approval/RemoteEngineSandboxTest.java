@@ -226,6 +226,47 @@ class RemoteEngineSandboxTest {
                 .doesNotContain("rc=");
     }
 
+    @Test
+    void aDivergedHistoryChangesNothingLocalAndKeepsTheRemoteCommits() throws Exception {
+        TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
+        repo.commitFile("README.md", "hello\n", "Start");
+        String command = "sleep 3; echo remote > remote.txt; git add remote.txt;"
+                + " git -c user.name=Agent -c user.email=agent@x.invalid commit -qm 'remote work'";
+        SandboxRecord s = rig.host()
+                .wiring()
+                .sandboxService()
+                .create(NewSandbox.custom(repo.dir(), "Remote diverging", command)
+                        .tier(Tier.CONTAINER)
+                        .engine("far")
+                        .image(DockerTests.GIT_IMAGE)
+                        .leaseMs(600_000L)
+                        .maxRetries(0)
+                        .build());
+        BrokerRig.await(s.id() + " running", () -> state(s.id()) == SandboxState.RUNNING);
+        Path wt = rig.host()
+                .wiring()
+                .sandboxes()
+                .find(s.id())
+                .orElseThrow()
+                .workspace()
+                .worktree();
+        TempRepo.write(wt, "local.txt", "local\n");
+        TempRepo.commitAll(wt, "local work");
+        String local = TempRepo.revParse(wt, "HEAD");
+
+        BrokerRig.await(s.id() + " ended", () -> {
+            SandboxState st = state(s.id());
+            return st != SandboxState.PENDING && st != SandboxState.RUNNING && st != SandboxState.RETRYING;
+        });
+        assertThat(TempRepo.revParse(wt, "HEAD")).isEqualTo(local);
+        assertThat(wt.resolve("remote.txt")).doesNotExist();
+        assertThat(TempRepo.git(wt, "log", "-1", "--format=%s", "refs/paddock/remote/" + s.id())
+                        .strip())
+                .isEqualTo("remote work");
+        assertThat(Files.readString(rig.host().wiring().sandboxService().logFile(s.id())))
+                .contains("diverged", "refs/paddock/remote/" + s.id());
+    }
+
     private SandboxState state(String id) {
         try {
             return rig.host()
