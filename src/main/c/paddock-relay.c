@@ -31,6 +31,11 @@
 
 #define MAX_CONNS 16
 #define MAX_FRAME 65536
+/*
+ * How long the relay stays silent at most: then it sends an empty frame for connection 0. Paddock's connection to
+ * an engine over TLS reads with a timeout of a few seconds, so an idle channel would otherwise be dropped.
+ */
+#define KEEPALIVE_MS 1000
 
 struct conn {
     int fd;        /* -1: free */
@@ -163,11 +168,17 @@ int main(int argc, char **argv) {
                 idx[n++] = i;
             }
         }
-        if (poll(fds, (nfds_t) n, -1) < 0) {
+        int ready = poll(fds, (nfds_t) n, KEEPALIVE_MS);
+        if (ready < 0) {
             if (errno == EINTR) {
                 continue;
             }
             break;
+        }
+        if (ready == 0) {
+            /* Quiet for a while: an empty frame for connection 0 keeps the engine's connection from timing out. */
+            send_frame(0, NULL, 0);
+            continue;
         }
         for (int k = 0; k < n; k++) {
             if (fds[k].revents == 0) {

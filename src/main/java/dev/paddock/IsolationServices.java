@@ -59,6 +59,7 @@ final class IsolationServices {
                 this.engines);
         this.launcher = new AgentLauncher(runtimes);
         this.relays = new ApiRelays(home.dir().resolve("run").resolve("api"));
+        this.engines.brokerRelays(relays);
     }
 
     /** Whether bubblewrap works on this machine (the namespace tier and the environment's check). */

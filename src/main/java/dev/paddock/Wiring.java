@@ -203,6 +203,7 @@ public final class Wiring implements AutoCloseable {
                         stored(settings, SettingsStore.CHECKPOINTS_EVERY_S, 0)));
         java.util.function.Consumer<String> atRunEnd = changes.checkpoints().atRunEnd();
         supervisor.onRunEnded(s -> atRunEnd.accept(s.id()));
+        changes.checkpoints().beforeTaking(launcher.workspaceSync(sandboxes)); // a remote engine's copy comes back
     }
 
     /** The approval timeout in force, or its default when the store cannot be read. */

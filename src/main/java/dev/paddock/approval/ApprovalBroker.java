@@ -122,6 +122,9 @@ public final class ApprovalBroker implements AutoCloseable {
      *     sandbox or repository (not found)
      * @throws PaddockException when the store fails
      */
+    /** Where a container sandbox's agent sees its worktree (always on a remote engine, as an alias locally). */
+    private static final Path CONTAINER_WORKSPACE = Path.of("/workspace");
+
     public Ticket decide(ApprovalRequest r) throws PaddockException {
         if (r.sandboxId() == null || r.sandboxId().isBlank()) {
             throw new ApprovalException(Kind.BAD_REQUEST, "a request needs the sandbox of the agent that asks");
@@ -139,6 +142,10 @@ public final class ApprovalBroker implements AutoCloseable {
         Path cwd = r.cwd() == null ? root : r.cwd();
         if (!cwd.isAbsolute()) {
             throw new ApprovalException(Kind.BAD_REQUEST, "the working directory must be an absolute path: " + cwd);
+        }
+        if (sandbox.spec().tier() == dev.paddock.sandbox.Tier.CONTAINER && cwd.startsWith(CONTAINER_WORKSPACE)) {
+            // A container shows its worktree at /workspace (on a remote engine, only there): judged as the worktree.
+            cwd = root.resolve(CONTAINER_WORKSPACE.relativize(cwd).toString());
         }
         Decision d = policies.engine(repo.path(), root).decide(new ToolRequest(r.tool(), r.input(), cwd));
         // A call of the agent's is a sign of life: it renews the lease as a heartbeat would, so an agent whose

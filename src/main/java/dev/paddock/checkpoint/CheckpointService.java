@@ -57,6 +57,7 @@ public final class CheckpointService implements AutoCloseable {
     private final Clock clock;
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
     private volatile EventBus.Subscription subscription;
+    private volatile java.util.function.Consumer<String> beforeTaking = id -> {};
 
     /**
      * @param repos where a sandbox's repository is on disk (its refs outlive its worktree)
@@ -79,6 +80,14 @@ public final class CheckpointService implements AutoCloseable {
         this.bus = bus;
         this.rules = rules;
         this.clock = clock;
+    }
+
+    /**
+     * Called with a sandbox's id before a checkpoint of it is taken: a sandbox whose agent works on a copy of its
+     * worktree (on a remote engine) brings that copy back first. It must not throw.
+     */
+    public void beforeTaking(java.util.function.Consumer<String> sync) {
+        this.beforeTaking = sync;
     }
 
     /** The ref of checkpoint {@code n} of a sandbox. */
@@ -118,6 +127,7 @@ public final class CheckpointService implements AutoCloseable {
     public Checkpoint checkpoint(String sandboxId, String message, Integer turn, String who) throws PaddockException {
         synchronized (lock(sandboxId)) {
             SandboxRecord s = sandboxes.find(sandboxId);
+            beforeTaking.accept(sandboxId);
             return take(s, worktreeOf(s), message, turn, who, true, null);
         }
     }
@@ -132,6 +142,7 @@ public final class CheckpointService implements AutoCloseable {
             throws PaddockException {
         synchronized (lock(sandboxId)) {
             SandboxRecord s = sandboxes.find(sandboxId);
+            beforeTaking.accept(sandboxId);
             Path worktree = worktreeOf(s);
             Optional<Checkpoint> latest = store.latest(sandboxId);
             CheckpointGit.WorkingTree now = null;

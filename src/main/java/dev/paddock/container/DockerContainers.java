@@ -176,6 +176,11 @@ public final class DockerContainers implements AutoCloseable {
         return labels;
     }
 
+    /** The engine this works on (volumes and execs go through it too). */
+    public DockerEngine engine() {
+        return engine;
+    }
+
     /** The home this labels its containers with, or null. */
     public String homeId() {
         return homeId;
@@ -245,12 +250,24 @@ public final class DockerContainers implements AutoCloseable {
         // Structured mounts, not "host:target:ro" bind strings: a path with a colon or comma stays one path, and
         // a missing source is an error instead of an empty directory the engine creates.
         List<Mount> mounts = new ArrayList<>();
+        Map<String, String> tmpfs = new java.util.LinkedHashMap<>();
+        tmpfs.put("/tmp", "rw,nosuid,nodev,mode=1777,size=" + TMP_BYTES);
         for (ContainerSpec.Mount m : spec.mounts()) {
-            mounts.add(new Mount()
-                    .withType(MountType.BIND)
-                    .withSource(m.host().toString())
-                    .withTarget(m.target())
-                    .withReadOnly(m.readOnly()));
+            switch (m.kind()) {
+                case TMPFS -> tmpfs.put(m.target(), m.source());
+                case VOLUME ->
+                    mounts.add(new Mount()
+                            .withType(MountType.VOLUME)
+                            .withSource(m.source())
+                            .withTarget(m.target())
+                            .withReadOnly(m.readOnly()));
+                default ->
+                    mounts.add(new Mount()
+                            .withType(MountType.BIND)
+                            .withSource(m.host().toString())
+                            .withTarget(m.target())
+                            .withReadOnly(m.readOnly()));
+            }
         }
         ResourceLimits l = spec.limits();
         return HostConfig.newHostConfig()
@@ -262,7 +279,7 @@ public final class DockerContainers implements AutoCloseable {
                 .withUlimits(List.of(new Ulimit("nofile", l.nofile(), l.nofile())))
                 .withNetworkMode(spec.network() ? "default" : "none")
                 .withReadonlyRootfs(true)
-                .withTmpFs(Map.of("/tmp", "rw,nosuid,nodev,mode=1777,size=" + TMP_BYTES))
+                .withTmpFs(tmpfs)
                 .withInit(true)
                 .withCapDrop(Capability.ALL)
                 .withSecurityOpts(List.of("no-new-privileges"));

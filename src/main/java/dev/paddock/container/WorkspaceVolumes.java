@@ -60,6 +60,18 @@ public final class WorkspaceVolumes {
         }
     }
 
+    /** Whether the engine has the volume. */
+    public boolean exists(String volume) throws ContainerException {
+        try {
+            engine.client().inspectVolumeCmd(volume).exec();
+            return true;
+        } catch (NotFoundException e) {
+            return false;
+        } catch (RuntimeException e) {
+            throw failure("inspect the volume " + volume, e);
+        }
+    }
+
     /** Removes the volume (a missing one is no error). */
     public void remove(String volume) throws ContainerException {
         try {

@@ -243,6 +243,7 @@ public final class BrokerChannel implements AutoCloseable {
             return;
         }
         closed = true;
+        ready.countDown(); // awaitReady returns at once: closed before it was ready
         for (Integer id : Map.copyOf(conns).keySet()) {
             drop(id);
         }

@@ -92,6 +92,13 @@ public interface IsolationRuntime {
     default void forget(String key) {}
 
     /**
+     * Makes the local worktree of {@code key} hold what its run has now, where the run works on a copy of it (an
+     * engine on another machine); a no-op where the run works in the worktree itself. Failures are logged, never
+     * thrown: a checkpoint then takes what the worktree holds.
+     */
+    default void syncWorkspace(String key) {}
+
+    /**
      * Runs a task to its end: output appended to its log, stopped after {@code timeout} or when {@code cancelled},
      * nothing of it left afterwards in any case.
      *

@@ -161,6 +161,21 @@ public final class AgentLauncher {
         return programs.turnSignal(payload);
     }
 
+    /**
+     * Brings back the workspace of a sandbox whose agent works on a copy of its worktree (on a remote engine; see
+     * {@link IsolationRuntime#syncWorkspace}), for a checkpoint about to be taken; never throws.
+     */
+    public java.util.function.Consumer<String> workspaceSync(SandboxStore store) {
+        return id -> {
+            try {
+                store.find(id).ifPresent(s -> runtimeOf(s).syncWorkspace(id));
+            } catch (dev.paddock.store.StoreException | RuntimeException e) {
+                org.slf4j.LoggerFactory.getLogger(AgentLauncher.class)
+                        .warn("Before a checkpoint of {}: {}", id, e.toString());
+            }
+        };
+    }
+
     /** The runtime of the sandbox's tier. */
     public IsolationRuntime runtimeOf(SandboxRecord s) {
         return s.spec().tier().runtimeIn(runtimes, s.spec().engine());

@@ -177,6 +177,11 @@ public final class ContainerAgents implements AutoCloseable {
         return containers;
     }
 
+    /** The engine's containers (connected now if need be). */
+    DockerContainers docker() throws IsolationException {
+        return containers();
+    }
+
     /** Why container sandboxes cannot run now (no engine answers), or empty when they can. */
     public Optional<String> unavailable() {
         try {
@@ -204,12 +209,22 @@ public final class ContainerAgents implements AutoCloseable {
      *     left on the engine)
      */
     String start(RunSpec spec, Runnable onExit) throws IsolationException {
+        try {
+            return startSpec(spec, ContainerPlan.spec(spec), onExit);
+        } catch (IOException e) {
+            throw new IsolationException(
+                    "Cannot start the container of " + spec.id().key() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Starts the run in a container made of {@code container} and follows it (see {@link #start}). */
+    String startSpec(RunSpec spec, ContainerSpec container, Runnable onExit) throws IsolationException {
         String id;
         try {
             PrivateFiles.append(
                     spec.id().log(),
                     "=== " + Instant.now() + " " + spec.title() + " in " + spec.image() + ": " + spec.command() + "\n");
-            id = containers().run(ContainerPlan.spec(spec));
+            id = containers().run(container);
         } catch (IOException | ContainerException e) {
             throw new IsolationException(
                     "Cannot start the container of " + spec.id().key() + ": " + e.getMessage(), e);

@@ -52,6 +52,7 @@ public final class ContainerEngines implements Engines, LabelledRuns, AutoClosea
     private final Map<String, Engine> engines = new ConcurrentHashMap<>();
     private final List<Consumer<Engine>> listeners = new CopyOnWriteArrayList<>();
     private volatile Duration watching;
+    private volatile dev.paddock.isolation.ApiRelays relays;
     /** Every {@link #LOAD_EVERY}: each registered engine's health and load, one line each, for the panel. */
     private volatile List<String> lines = List.of();
 
@@ -71,6 +72,14 @@ public final class ContainerEngines implements Engines, LabelledRuns, AutoClosea
         this.local = local;
         this.clock = clock;
         this.homeId = homeId;
+    }
+
+    /**
+     * The sandboxes' API relays: the agents on a remote engine reach Paddock's API through broker channels that
+     * count for their sandbox as its socket would.
+     */
+    public void brokerRelays(dev.paddock.isolation.ApiRelays r) {
+        this.relays = r;
     }
 
     /** Tells {@code listener} of every registered engine's part as it is made (for its loss and return). */
@@ -179,7 +188,7 @@ public final class ContainerEngines implements Engines, LabelledRuns, AutoClosea
                 () -> new DockerContainers(new DockerEngine(clock, en.endpoint()), homeId),
                 watch,
                 local.agents().metrics());
-        Engine e = new Engine(en, new ContainerRuntime(agents, en.isRemote()), watch);
+        Engine e = new Engine(en, new ContainerRuntime(agents, en.isRemote(), () -> relays), watch);
         engines.put(name, e);
         listeners.forEach(l -> l.accept(e));
         Duration d = watching;

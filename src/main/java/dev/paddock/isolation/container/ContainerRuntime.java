@@ -39,6 +39,9 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
 
     private final ContainerAgents agents;
     private final boolean remote;
+    /** The runs on an engine that shares no disk with Paddock; null for a local engine. */
+    private final RemoteRuns remoteRuns;
+
     private Optional<String> engine;
     private long engineAt;
 
@@ -48,15 +51,27 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
 
     /** @param remote whether the engine is on another machine ({@link dev.paddock.container.EngineEntry#isRemote()}) */
     public ContainerRuntime(ContainerAgents agents, boolean remote) {
-        this.agents = agents;
-        this.remote = remote;
+        this(agents, remote, () -> null);
     }
 
     /**
-     * Whether the engine is on another machine, so a bind mount names a folder of that machine, not this one's
-     * worktree. Today a run's worktree and control directory are bind-mounted all the same ({@link ContainerPlan}):
-     * right for an engine that shares this machine's filesystem, and the place where a workspace delivered to the
-     * engine is to be chosen instead.
+     * @param remote whether the engine is on another machine ({@link dev.paddock.container.EngineEntry#isRemote()})
+     * @param relays the sandboxes' API relays, for the broker channels of a remote engine's agents (null inside
+     *     while Paddock's API does not run)
+     */
+    public ContainerRuntime(
+            ContainerAgents agents,
+            boolean remote,
+            java.util.function.Supplier<dev.paddock.isolation.ApiRelays> relays) {
+        this.agents = agents;
+        this.remote = remote;
+        this.remoteRuns = remote ? new RemoteRuns(agents, new dev.paddock.worktree.GitCli(), relays) : null;
+    }
+
+    /**
+     * Whether the engine is on another machine, so a bind mount would name a folder of that machine, not this one's
+     * worktree. Then an agent's workspace is delivered into a volume and brought back, its API reached through a
+     * broker channel ({@link RemoteRuns}); on a local engine the worktree is bind-mounted ({@link ContainerPlan}).
      */
     public boolean remote() {
         return remote;
@@ -121,7 +136,7 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
         if (!spec.layers().isEmpty()) {
             throw new IsolationException("Shared layers need the namespace tier; a container cannot be given them.");
         }
-        return RunRef.engine(agents.start(spec, onEnd));
+        return RunRef.engine(remote ? remoteRuns.start(spec, onEnd) : agents.start(spec, onEnd));
     }
 
     @Override
@@ -134,7 +149,23 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
         if (ref.engineId() == null) {
             return Optional.of(new RunExit(null, "has no container on record"));
         }
-        return agents.exitOf(id.key(), ref.engineId(), id.log(), onEnd);
+        if (!remote) {
+            return agents.exitOf(id.key(), ref.engineId(), id.log(), onEnd);
+        }
+        remoteRuns.load(id);
+        Optional<RunExit> exit = agents.exitOf(id.key(), ref.engineId(), id.log(), () -> {
+            try {
+                remoteRuns.settle(id.key(), ref.engineId(), "its run ended");
+            } finally {
+                onEnd.run();
+            }
+        });
+        if (exit.isPresent()) {
+            remoteRuns.ended(id); // before the supervisor looks at the worktree
+        } else {
+            remoteRuns.running(id, ref.engineId());
+        }
+        return exit;
     }
 
     @Override
@@ -152,12 +183,26 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
     public void stop(String key, RunRef ref, Duration grace) throws IsolationException {
         if (ref.engineId() != null) {
             agents.remove(key, ref.engineId(), grace);
+            if (remote) {
+                // Once the container is gone: the copy is settled, and the volume outlives the container.
+                remoteRuns.settle(key, ref.engineId(), "when it was stopped");
+            }
+        }
+    }
+
+    @Override
+    public void syncWorkspace(String key) {
+        if (remote) {
+            remoteRuns.sync(key);
         }
     }
 
     @Override
     public void forget(String key) {
         agents.metrics().forget(key); // its figures leave the table and the charts
+        if (remote) {
+            remoteRuns.forget(key); // its channel closes and its volumes go
+        }
     }
 
     /** Containers labelled with {@code labels}' one label besides {@code paddock.repo} (and that repository). */

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -68,11 +69,16 @@ class RelayProgramTest {
 
     private record Frame(int id, String data) {}
 
+    /** The next frame that is not a keep-alive (an empty frame for connection 0). */
     private Frame frame() throws IOException {
-        int id = fromRelay.readInt();
-        byte[] b = new byte[fromRelay.readInt()];
-        fromRelay.readFully(b);
-        return new Frame(id, new String(b, StandardCharsets.UTF_8));
+        for (; ; ) {
+            int id = fromRelay.readInt();
+            byte[] b = new byte[fromRelay.readInt()];
+            fromRelay.readFully(b);
+            if (id != 0 || b.length != 0) {
+                return new Frame(id, new String(b, StandardCharsets.UTF_8));
+            }
+        }
     }
 
     private void send(int id, String data) throws IOException {
@@ -130,6 +136,16 @@ class RelayProgramTest {
                 c.close();
             }
         }
+    }
+
+    @Test
+    void aQuietRelaySendsKeepAlivesSoTheEnginesConnectionDoesNotTimeOut() throws Exception {
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 2; i++) {
+            assertThat(fromRelay.readInt()).isZero();
+            assertThat(fromRelay.readInt()).isZero();
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(3));
     }
 
     @Test
