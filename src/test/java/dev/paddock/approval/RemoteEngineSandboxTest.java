@@ -100,12 +100,14 @@ class RemoteEngineSandboxTest {
                 "inspect",
                 "--format",
                 "{{.HostConfig.NanoCpus}} {{.HostConfig.Memory}} {{.Config.User}} {{.Config.WorkingDir}}"
-                        + " {{range .Mounts}}[{{.Type}} {{.Name}} {{.Destination}} {{.RW}}]{{end}}",
+                        + " readonly-root={{.HostConfig.ReadonlyRootfs}} {{range .Mounts}}[{{.Type}} {{.Name}} {{.Destination}} {{.RW}}]{{end}}",
                 cid[0]);
         assertThat(inspect.code()).as(inspect.out()).isZero();
         String seen = inspect.out().strip();
         assertThat(seen).startsWith((ResourceLimits.ONE_CPU / 2) + " " + (256 * ResourceLimits.MIB) + " 1000:1000");
         assertThat(seen).doesNotContain("[bind");
+        // The agent cannot move /run/paddock aside and put a socket of its own there (AgentAsRootTakesTheSocketTest).
+        assertThat(seen).contains("readonly-root=true");
         assertThat(seen).contains("[volume paddock-ws-" + s.id(), "/workspace true]");
         assertThat(seen).contains("[volume paddock-bin-" + s.id(), SandboxApi.BIN + " false]");
         assertThat(seen).doesNotContain(tmp.toString());

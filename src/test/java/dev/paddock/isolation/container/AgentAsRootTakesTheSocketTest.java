@@ -4,24 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.isolation.SandboxApi;
 import dev.paddock.testing.DockerTests;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
- * OPEN WEAKNESS, disabled so the build stays green: an agent whose container runs as 0:0 (what ContainerPlan gives
- * when Paddock itself runs as root) has no capabilities, yet owns {@code /run/paddock} (created root-owned by the
- * engine for the mounts below it). It can move that directory aside and make its own {@code /run/paddock/api} and
- * {@code /run/paddock/bin}: its hook then dials a socket the agent listens on, or runs a program the agent wrote,
- * and the agent holds {@code PADDOCK_HOOK_KEY} to sign any answer. The relay's tmpfs and the read-only programs'
- * volume protect nothing once their parent is moved. Remove {@link Disabled} once agents never run as uid 0 (or the
- * socket's and programs' paths are out of reach), and this passes.
+ * An agent whose container runs as 0:0 (what {@link ContainerPlan} gives when Paddock itself runs as root, as in CI)
+ * has no capabilities, yet owns {@code /run/paddock}, which the engine creates root-owned for the mounts below it. On
+ * a writable root it could move that directory aside and make its own {@code /run/paddock/api} and
+ * {@code /run/paddock/bin} (its hook would then dial a socket the agent listens on, and the agent holds
+ * {@code PADDOCK_HOOK_KEY} to sign any answer): the first command below shows it. Paddock's containers have a
+ * read-only root ({@code DockerContainers}), where the same moves fail.
  */
 class AgentAsRootTakesTheSocketTest {
     @Test
-    @Disabled("Demonstrates an open weakness: an agent as uid 0 can move /run/paddock aside")
     void anAgentAsRootCannotPutItsOwnSocketDirectoryInPlace() {
         DockerTests.requireEngineWithGitImage();
-        DockerTests.Result r = DockerTests.docker(
+        assertThat(moveTheSocketDirectoryAside(false).out())
+                .as("on a writable root, what the read-only root prevents")
+                .contains("TAKEN");
+        DockerTests.Result r = moveTheSocketDirectoryAside(true);
+        assertThat(r.out()).contains("Read-only file system").doesNotContain("TAKEN");
+    }
+
+    /** As root without capabilities: moves {@code /run/paddock} aside and makes its own socket in its place. */
+    private static DockerTests.Result moveTheSocketDirectoryAside(boolean readOnlyRoot) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(
                 "run",
                 "--rm",
                 "--network",
@@ -38,7 +44,10 @@ class AgentAsRootTakesTheSocketTest {
                 "/bin/sh",
                 "-c",
                 "mv /run/paddock /run/moved && mkdir -p " + SandboxApi.SOCKET_DIR + " " + SandboxApi.BIN + " && touch "
-                        + SandboxApi.SOCKET + " && echo TAKEN");
-        assertThat(r.out()).doesNotContain("TAKEN");
+                        + SandboxApi.SOCKET + " && echo TAKEN"));
+        if (readOnlyRoot) {
+            args.addAll(1, java.util.List.of("--read-only", "--tmpfs", "/tmp"));
+        }
+        return DockerTests.docker(args.toArray(String[]::new));
     }
 }
