@@ -39,16 +39,21 @@ public final class StoreLease {
     private final Database db;
     private final String owner;
     private final Duration length;
+    private final String host;
+    private final long pid;
+    private boolean coordinator;
     private final Object lock = new Object();
     private ScheduledExecutorService renewer;
     private long renewedAt; // System.nanoTime() of the last renewal that succeeded
     private boolean lost;
     private boolean released;
 
-    private StoreLease(Database db, String owner, Duration length) {
+    private StoreLease(Database db, String owner, Duration length, String host, long pid) {
         this.db = db;
         this.owner = owner;
         this.length = length;
+        this.host = host;
+        this.pid = pid;
         this.renewedAt = System.nanoTime();
     }
 
@@ -66,20 +71,53 @@ public final class StoreLease {
      * @throws StoreException when the server cannot be asked
      */
     static StoreLease take(Database db, String host, long pid, Duration length) throws StoreException {
-        StoreLease lease = new StoreLease(db, newOwner(host, pid), length);
+        StoreLease lease = new StoreLease(db, newOwner(host, pid), length, host, pid);
+        Holder h = lease.tryTake();
+        if (h != null) {
+            throw new StoreOwnedException(h.describe(db.name()));
+        }
+        return lease;
+    }
+
+    /**
+     * Joins the store of {@code db} as this process: the coordinator when no other Paddock's lease is live (see
+     * {@link #coordinator()}), else standing by to take that role once the holder's lease expired ({@link #start}).
+     *
+     * @throws StoreException when the server cannot be asked
+     */
+    static StoreLease join(Database db, String host, long pid, Duration length) throws StoreException {
+        StoreLease lease = new StoreLease(db, newOwner(host, pid), length, host, pid);
+        Holder h = lease.tryTake();
+        if (h != null) {
+            LOG.info(
+                    "Joined the store {} ({}); its coordinator is the Paddock on host {}, pid {}",
+                    db.name(),
+                    lease.owner,
+                    h.host(),
+                    h.pid());
+        }
+        return lease;
+    }
+
+    /** Takes the row if it is free or expired: null when taken, else the live holder. */
+    private Holder tryTake() throws StoreException {
         for (int attempt = 0; attempt < 3; attempt++) {
             try (Connection c = db.connection()) {
-                if (lease.takeOver(c, host, pid) || lease.insert(c, host, pid)) {
+                if (takeOver(c, host, pid) || insert(c, host, pid)) {
+                    synchronized (lock) {
+                        coordinator = true;
+                        renewedAt = System.nanoTime();
+                    }
                     LOG.info(
-                            "Owner of the store {} ({}) for {} s at a time",
+                            "Coordinator of the store {} ({}) for {} s at a time",
                             db.name(),
-                            lease.owner,
+                            owner,
                             length.toSeconds());
-                    return lease;
+                    return null;
                 }
                 Holder h = holder(c);
                 if (h != null && h.live()) {
-                    throw new StoreOwnedException(h.describe(db.name()));
+                    return h;
                 }
                 // it expired or was released since: try again
             } catch (SQLException e) {
@@ -90,6 +128,13 @@ public final class StoreLease {
             }
         }
         throw new StoreException("Cannot take the store " + db.name() + " for this Paddock: its owner keeps changing.");
+    }
+
+    /** Whether this process holds the coordinator's row now. */
+    boolean coordinator() {
+        synchronized (lock) {
+            return coordinator && !lost && !released;
+        }
     }
 
     private boolean takeOver(Connection c, String host, long pid) throws SQLException {
@@ -155,10 +200,11 @@ public final class StoreLease {
     }
 
     /**
-     * Renews the lease every {@link #RENEW_EVERY} on a thread of its own until {@link #release}; {@code onLost} runs
-     * once (on that thread) when it is lost.
+     * Renews the lease every {@link #RENEW_EVERY} on a thread of its own until {@link #release}, or, while another
+     * Paddock is the coordinator, tries to take it as often: {@code onCoordinator} runs (on that thread) when this
+     * process becomes the coordinator after {@link #join}; {@code onLost} runs once when a lease it held is lost.
      */
-    void start(Runnable onLost) {
+    void start(Runnable onCoordinator, Runnable onLost) {
         ScheduledExecutorService s =
                 Executors.newSingleThreadScheduledExecutor(dev.paddock.common.Threads.daemon("store-lease"));
         synchronized (lock) {
@@ -167,14 +213,34 @@ public final class StoreLease {
         long every = Math.min(RENEW_EVERY.toMillis(), Math.max(100, length.toMillis() / 3));
         s.scheduleWithFixedDelay(
                 () -> {
-                    if (!renew()) {
-                        s.shutdown();
-                        onLost.run();
+                    if (coordinator()) {
+                        if (!renew()) {
+                            s.shutdown();
+                            onLost.run();
+                        }
+                        return;
+                    }
+                    synchronized (lock) {
+                        if (lost || released) {
+                            return;
+                        }
+                    }
+                    try {
+                        if (tryTake() == null) {
+                            onCoordinator.run();
+                        }
+                    } catch (StoreException | RuntimeException e) {
+                        LOG.warn("Cannot take the coordinator's lease of {}: {}", db.name(), e.getMessage());
                     }
                 },
                 every,
                 every,
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** {@link #start(Runnable, Runnable)} for a lease {@link #take}n: it is the coordinator already. */
+    void start(Runnable onLost) {
+        start(() -> {}, onLost);
     }
 
     /**
@@ -232,7 +298,7 @@ public final class StoreLease {
             }
             released = true;
             s = renewer;
-            if (!lost) {
+            if (!lost && coordinator) {
                 try (Connection c = db.connection();
                         PreparedStatement d =
                                 c.prepareStatement("DELETE FROM store_owner WHERE id = 1 AND owner = ?")) {
