@@ -131,6 +131,25 @@ public final class SandboxOwners implements AutoCloseable {
         return mine;
     }
 
+    /**
+     * The sandboxes of {@code records} whose live lease this Paddock holds, taking none: all of them for an H2 store,
+     * none for a process that did not join the store.
+     */
+    public List<SandboxRecord> mine(List<SandboxRecord> records) throws StoreException {
+        if (!shared()) {
+            return records;
+        }
+        String me = db.owner();
+        if (me == null || records.isEmpty()) {
+            return List.of();
+        }
+        java.util.Set<String> held = new java.util.HashSet<>(jdbc.query(
+                "SELECT sandbox_id FROM sandbox_owner WHERE owner = ? AND expires >= CURRENT_TIMESTAMP",
+                rs -> rs.getString(1),
+                me));
+        return records.stream().filter(s -> held.contains(s.id())).toList();
+    }
+
     /** Takes sandbox {@code id} by compare-and-set: inserts its row, or takes over the expired one. */
     private boolean take(String id, Row was, String me) throws StoreException {
         boolean taken;

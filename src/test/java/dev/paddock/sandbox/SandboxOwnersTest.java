@@ -66,6 +66,8 @@ class SandboxOwnersTest {
         assertThat(ids(storeA.owners().held(storeA.listLive()))).containsExactly("s-001");
         assertThat(ids(storeB.owners().held(storeB.listLive()))).as("held by A").isEmpty();
         assertThat(owner("s-001")).isEqualTo(a.owner());
+        assertThat(ids(storeA.owners().mine(storeA.listLive()))).containsExactly("s-001");
+        assertThat(ids(storeB.owners().mine(storeB.listLive()))).isEmpty();
         assertThat(storeA.owners().renew())
                 .as("one statement renews A's leases")
                 .isEqualTo(1);
