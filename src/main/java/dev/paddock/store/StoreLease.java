@@ -15,17 +15,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one Paddock that owns a store on a database server: the server's counterpart of an H2 file's lock, until
- * sandboxes have leases of their own. The row of {@code store_owner} (V23) names the owner (host, pid and a random
- * part), when it took the store, and when its lease expires; the owner renews it every {@link #RENEW_EVERY}, for
- * {@link #LENGTH} from the server's clock (hosts' clocks play no part).
+ * The coordinator among the Paddocks that share a store on a database server (docs/decisions/0026 and 0028): the one
+ * that runs the store-wide work (merge queue, event retention, reconciler). The row of {@code store_owner} (V23)
+ * names it (host, pid and a random part: the id this process also holds its sandboxes' leases with), when it took the
+ * role, and when its lease expires; it renews it every {@link #RENEW_EVERY}, for {@link #LENGTH} from the server's
+ * clock (hosts' clocks play no part).
  *
  * <p>Taking it is a compare-and-set: an update of a row that expired (or is this owner's), else an insert of the
- * row, which the primary key lets one Paddock alone make. A Paddock that finds the row live refuses to start
- * ({@link StoreOwnedException}, naming the holder). A holder killed with {@code kill -9} leaves its row: the store
- * can be taken again once it expired, {@link #LENGTH} after its last renewal. A renewal that finds another owner
- * (or that cannot reach the server for longer than a lease) has lost the store: {@code onLost} runs once, and the
- * Paddock must stop.
+ * row, which the primary key lets one Paddock alone make. A Paddock that {@link #join}s while the row is live stands
+ * by and tries again every renewal period; {@link #take} refuses instead ({@link StoreOwnedException}, naming the
+ * holder). A holder killed with {@code kill -9} leaves its row: it can be taken once it expired, {@link #LENGTH}
+ * after its last renewal. A renewal that finds another owner (or that cannot reach the server for longer than a
+ * lease) has lost the role: {@code onLost} runs once, and the Paddock must stop.
  */
 public final class StoreLease {
     private static final Logger LOG = LoggerFactory.getLogger(StoreLease.class);
