@@ -45,6 +45,7 @@ public final class StoreLease {
     private boolean coordinator;
     private final Object lock = new Object();
     private ScheduledExecutorService renewer;
+    private ScheduledExecutorService watchdog;
     private long renewedAt; // System.nanoTime() of the last renewal that succeeded
     private boolean lost;
     private boolean released;
@@ -203,21 +204,33 @@ public final class StoreLease {
     /**
      * Renews the lease every {@link #RENEW_EVERY} on a thread of its own until {@link #release}, or, while another
      * Paddock is the coordinator, tries to take it as often: {@code onCoordinator} runs (on that thread) when this
-     * process becomes the coordinator after {@link #join}; {@code onLost} runs once when a lease it held is lost.
+     * process becomes the coordinator after {@link #join}; {@code onLost} runs once when a lease it held is lost. A
+     * watchdog on a thread of its own ({@code store-watchdog}) finds the lease lost when its last renewal that
+     * succeeded is older than the lease, whatever the renewal is doing (waiting on a server that does not answer).
      */
     void start(Runnable onCoordinator, Runnable onLost) {
         ScheduledExecutorService s =
                 Executors.newSingleThreadScheduledExecutor(dev.paddock.common.Threads.daemon("store-lease"));
+        ScheduledExecutorService w =
+                Executors.newSingleThreadScheduledExecutor(dev.paddock.common.Threads.daemon("store-watchdog"));
         synchronized (lock) {
             renewer = s;
+            watchdog = w;
         }
-        long every = Math.min(RENEW_EVERY.toMillis(), Math.max(100, length.toMillis() / 3));
+        java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable lostOnce = () -> {
+            if (told.compareAndSet(false, true)) {
+                s.shutdownNow();
+                w.shutdown();
+                onLost.run();
+            }
+        };
+        long every = renewEveryMs();
         s.scheduleWithFixedDelay(
                 () -> {
                     if (coordinator()) {
                         if (!renew()) {
-                            s.shutdown();
-                            onLost.run();
+                            lostOnce.run();
                         }
                         return;
                     }
@@ -237,6 +250,43 @@ public final class StoreLease {
                 every,
                 every,
                 TimeUnit.MILLISECONDS);
+        long look = Math.max(50, Math.min(1_000, length.toMillis() / 6));
+        w.scheduleWithFixedDelay(
+                () -> {
+                    if (overdue()) {
+                        lostOnce.run();
+                    }
+                },
+                look,
+                look,
+                TimeUnit.MILLISECONDS);
+    }
+
+    private long renewEveryMs() {
+        return Math.min(RENEW_EVERY.toMillis(), Math.max(100, length.toMillis() / 3));
+    }
+
+    /**
+     * Whether this coordinator's last renewal that succeeded is older than the lease: then it is lost (another
+     * Paddock may hold it now) even if the renewal still waits for the server.
+     */
+    boolean overdue() {
+        synchronized (lock) {
+            if (!coordinator || lost || released) {
+                return false;
+            }
+            long since = System.nanoTime() - renewedAt;
+            if (since < length.toNanos()) {
+                return false;
+            }
+            lost = true;
+            LOG.error(
+                    "This Paddock lost the store {}: its lease was last renewed {} ms ago (the server does not"
+                            + " answer), longer than the lease",
+                    db.name(),
+                    since / 1_000_000L);
+            return true;
+        }
     }
 
     /** {@link #start(Runnable, Runnable)} for a lease {@link #take}n: it is the coordinator already. */
@@ -247,75 +297,124 @@ public final class StoreLease {
     /**
      * Renews the lease once; false when it is lost: another Paddock owns the store now, or the server could not be
      * reached for longer than a lease (another may have taken it meanwhile). A failure within a lease is logged and
-     * tried again at the next renewal.
+     * tried again at the next renewal. The statement may wait for the server for one renewal period at most (its
+     * query and network timeouts); the lock is not held meanwhile, so the watchdog and a stop never wait for it.
      */
     boolean renew() {
         synchronized (lock) {
             if (lost || released) {
                 return !lost;
             }
-            try (Connection c = db.connection();
-                    PreparedStatement s = c.prepareStatement("UPDATE store_owner SET heartbeat = CURRENT_TIMESTAMP,"
-                            + " expires = " + EXPIRES + " WHERE id = 1 AND owner = ?")) {
+        }
+        int seconds = (int) Math.max(1, renewEveryMs() / 1000);
+        try (Connection c = db.connection();
+                NetworkTimeout t = NetworkTimeout.of(c, seconds * 1000 + 1000)) {
+            try (PreparedStatement s = c.prepareStatement("UPDATE store_owner SET heartbeat = CURRENT_TIMESTAMP,"
+                    + " expires = " + EXPIRES + " WHERE id = 1 AND owner = ?")) {
+                s.setQueryTimeout(seconds);
                 s.setLong(1, length.toMillis());
                 s.setString(2, owner);
                 if (s.executeUpdate() == 1) {
-                    renewedAt = System.nanoTime();
-                    return true;
+                    synchronized (lock) {
+                        if (lost) {
+                            return false; // the watchdog gave it up meanwhile
+                        }
+                        renewedAt = System.nanoTime();
+                        return true;
+                    }
                 }
-                Holder h = holder(c);
-                LOG.error(
-                        "This Paddock lost the store {}: {}",
-                        db.name(),
-                        h == null
-                                ? "its owner's row was removed"
-                                : "it is owned by host " + h.host() + ", pid " + h.pid());
+            }
+            Holder h = holder(c);
+            LOG.error(
+                    "This Paddock lost the store {}: {}",
+                    db.name(),
+                    h == null ? "its owner's row was removed" : "it is owned by host " + h.host() + ", pid " + h.pid());
+            synchronized (lock) {
                 lost = true;
-                return false;
-            } catch (SQLException e) {
+            }
+            return false;
+        } catch (SQLException e) {
+            synchronized (lock) {
                 long since = System.nanoTime() - renewedAt;
-                if (since >= length.toNanos()) {
-                    LOG.error(
-                            "This Paddock lost the store {}: its lease could not be renewed for {} s ({})",
-                            db.name(),
-                            since / 1_000_000_000L,
-                            StoreErrors.firstLine(e.getMessage()));
+                if (lost || since >= length.toNanos()) {
+                    if (!lost) {
+                        LOG.error(
+                                "This Paddock lost the store {}: its lease could not be renewed for {} s ({})",
+                                db.name(),
+                                since / 1_000_000_000L,
+                                StoreErrors.firstLine(e.getMessage()));
+                    }
                     lost = true;
                     return false;
                 }
-                LOG.warn(
-                        "Cannot renew the lease on the store {}: {}", db.name(), StoreErrors.firstLine(e.getMessage()));
-                return true;
             }
+            LOG.warn("Cannot renew the lease on the store {}: {}", db.name(), StoreErrors.firstLine(e.getMessage()));
+            return true;
         }
     }
 
     /** Stops renewing and gives the store up (a lost lease is left to its new owner). Safe to call more than once. */
     void release() {
         ScheduledExecutorService s;
+        ScheduledExecutorService w;
+        boolean giveUp;
         synchronized (lock) {
             if (released) {
                 return;
             }
             released = true;
             s = renewer;
-            if (!lost && coordinator) {
-                try (Connection c = db.connection();
-                        PreparedStatement d =
-                                c.prepareStatement("DELETE FROM store_owner WHERE id = 1 AND owner = ?")) {
-                    d.setString(1, owner);
-                    d.executeUpdate();
-                    LOG.info("Gave up the store {}", db.name());
-                } catch (SQLException e) {
-                    LOG.warn(
-                            "Cannot give up the store {} (it is free once the lease expires): {}",
-                            db.name(),
-                            StoreErrors.firstLine(e.getMessage()));
-                }
-            }
+            w = watchdog;
+            giveUp = !lost && coordinator;
         }
         if (s != null) {
             s.shutdownNow();
+        }
+        if (w != null) {
+            w.shutdownNow();
+        }
+        if (giveUp) {
+            try (Connection c = db.connection();
+                    PreparedStatement d = c.prepareStatement("DELETE FROM store_owner WHERE id = 1 AND owner = ?")) {
+                d.setQueryTimeout((int) Math.max(1, renewEveryMs() / 1000));
+                d.setString(1, owner);
+                d.executeUpdate();
+                LOG.info("Gave up the store {}", db.name());
+            } catch (SQLException e) {
+                LOG.warn(
+                        "Cannot give up the store {} (it is free once the lease expires): {}",
+                        db.name(),
+                        StoreErrors.firstLine(e.getMessage()));
+            }
+        }
+    }
+
+    /**
+     * A connection's network timeout for one renewal: how long a read may wait for the server, put back as it was
+     * when closed (the connection goes back to the pool).
+     */
+    private static final class NetworkTimeout implements AutoCloseable {
+        private final Connection c;
+        private final int before;
+
+        private NetworkTimeout(Connection c, int before) {
+            this.c = c;
+            this.before = before;
+        }
+
+        static NetworkTimeout of(Connection c, int ms) throws SQLException {
+            int before = c.getNetworkTimeout();
+            c.setNetworkTimeout(Runnable::run, ms);
+            return new NetworkTimeout(c, before);
+        }
+
+        @Override
+        public void close() {
+            try {
+                c.setNetworkTimeout(Runnable::run, before);
+            } catch (SQLException brokenAlready) {
+                // the pool drops a connection that failed
+            }
         }
     }
 

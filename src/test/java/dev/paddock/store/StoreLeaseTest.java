@@ -109,6 +109,55 @@ class StoreLeaseTest {
     }
 
     @Test
+    void aCoordinatorWhoseLastRenewalIsOlderThanTheLeaseIsOverdue() throws Exception {
+        StoreLease lease = StoreLease.take(first, "paused", 1, Duration.ofMillis(300)); // never renewed
+        assertThat(lease.overdue()).isFalse();
+
+        Thread.sleep(400);
+        assertThat(lease.overdue()).as("found lost by the watchdog").isTrue();
+        assertThat(lease.renew()).isFalse();
+        lease.release();
+        assertThat(ownerHost())
+                .as("a lost lease's row is left to whoever takes it")
+                .isEqualTo("paused");
+    }
+
+    @Test
+    void aRenewalThatWaitsOnTheServerLosesTheLeaseWithinItsLengthAndABit() throws Exception {
+        CountDownLatch lost = new CountDownLatch(1);
+        Duration length = Duration.ofSeconds(2);
+        first.join("a", length, () -> {}, lost::countDown);
+        try (Connection c = pg.connect()) {
+            c.setAutoCommit(false);
+            c.createStatement()
+                    .executeQuery("SELECT owner FROM store_owner FOR UPDATE")
+                    .close(); // renewals wait
+            long t0 = System.nanoTime();
+            assertThat(lost.await(10, TimeUnit.SECONDS))
+                    .as("told it lost the store")
+                    .isTrue();
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            System.out.println("STORE-LEASE a renewal waiting on the server: lost after " + ms + " ms (lease "
+                    + length.toMillis() + " ms)");
+            assertThat(ms).isLessThan(length.toMillis() + 1_500);
+            c.rollback();
+        }
+        assertThat(first.coordinator()).isFalse();
+    }
+
+    @Test
+    void aStoreOnAServerHasASocketTimeoutUnlessItsUrlSaysOtherwise() throws Exception {
+        try (Connection c = first.connection()) {
+            assertThat(c.unwrap(org.postgresql.PGConnection.class)).isNotNull();
+            assertThat(c.getNetworkTimeout()).isEqualTo(ServerStore.SOCKET_TIMEOUT_S * 1000);
+        }
+        try (Database own = Database.openServer(pg.urlWithLogin() + "&socketTimeout=7");
+                Connection c = own.connection()) {
+            assertThat(c.getNetworkTimeout()).isEqualTo(7000);
+        }
+    }
+
+    @Test
     void aStoreInAnH2FileTakesNoLease(@TempDir Path tmp) throws Exception {
         try (Database h2 = Database.open(tmp.resolve("paddock"))) {
             assertThat(h2.join("a", () -> {}, () -> {})).isTrue();
