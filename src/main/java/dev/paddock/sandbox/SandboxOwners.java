@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>A new sandbox is held by the Paddock that created it: its row is written in the transaction that stores it
  *       ({@link #holdNew}).</li>
- *   <li>Every lease of this Paddock is renewed by one statement every {@link #RENEW_EVERY}, for {@link #LENGTH}.</li>
+ *   <li>Every lease of this Paddock is renewed by one statement every {@link #RENEW_EVERY}, for {@link #LENGTH}
+ *       (after the rows of its sandboxes that were removed are deleted).</li>
  *   <li>The supervisor acts only on the sandboxes {@link #held} returns: its own live leases, and those it just took
  *       by compare-and-set: a sandbox with no row, or whose lease expired (its Paddock was killed or hangs), and
  *       whose worktree is on this machine. A Paddock that takes one over adopts its running agent as after a
@@ -196,6 +197,11 @@ public final class SandboxOwners implements AutoCloseable {
         if (!shared() || me == null) {
             return 0;
         }
+        // The rows of its sandboxes that were removed since go first: nobody supervises a closed sandbox.
+        jdbc.update(
+                "DELETE FROM sandbox_owner WHERE owner = ? AND sandbox_id IN (SELECT id FROM sandboxes WHERE state ="
+                        + " 'closed')",
+                me);
         return jdbc.update(
                 "UPDATE sandbox_owner SET heartbeat = CURRENT_TIMESTAMP, expires = " + EXPIRES + " WHERE owner = ?",
                 length.toMillis(),
