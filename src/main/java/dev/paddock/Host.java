@@ -256,10 +256,11 @@ public final class Host implements AutoCloseable {
     /** The lease on the store is lost: stop supervising at once (close), then tell whoever started this Paddock. */
     private void stopAfterLosingStore() {
         LOG.error(
-                "Another Paddock owns the store {} now: this Paddock ({}) stops so that one alone supervises its"
-                        + " sandboxes and runs its merge queue",
-                wiring.database().name(),
-                instance.mode());
+                "This Paddock ({}) lost the coordinator's lease of the store {} (another Paddock holds it, or the"
+                        + " server did not answer for a whole lease): it stops, so that one coordinator alone runs the"
+                        + " store-wide work",
+                instance.mode(),
+                wiring.database().name());
         close();
         whenStoreLost.run();
     }

@@ -129,7 +129,8 @@ class SharedStoreServeTest {
         }
 
         assertThat(serve.waitFor(PATIENCE)).as(serve.report()).isEqualTo(1);
-        assertThat(serve.stderr()).contains("paddock: another Paddock owns the store now; this one stopped");
+        assertThat(serve.stderr())
+                .contains("paddock: this Paddock lost the store's coordinator lease (another Paddock holds it,");
         assertThat(home.resolve("instance.json")).as("stopped cleanly").doesNotExist();
         try (Connection c = pg.connect();
                 ResultSet rs = c.createStatement().executeQuery("SELECT host FROM store_owner")) {
