@@ -98,6 +98,7 @@ public final class Host implements AutoCloseable {
                                 }
                             });
             wiring.environment().start("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
+            wiring.engines().watchAll("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
             wiring.approvals().start();
             api = ApiServer.start(
@@ -111,6 +112,15 @@ public final class Host implements AutoCloseable {
                         @Override
                         public boolean engineAway() {
                             return !wiring.environment().snapshot().docker().reachable();
+                        }
+
+                        @Override
+                        public boolean engineAway(String engine) {
+                            if (dev.paddock.isolation.Engines.isLocal(engine)) {
+                                return engineAway();
+                            }
+                            var e = wiring.engines().engine(engine);
+                            return e == null || e.runtime().stateUnknown();
                         }
                     },
                     wiring.sandboxService(),

@@ -3,6 +3,7 @@ package dev.paddock;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.DockerEndpoint;
 import dev.paddock.container.DockerEngine;
+import dev.paddock.container.EngineRegistry;
 import dev.paddock.container.EngineWatch;
 import dev.paddock.isolation.ApiRelays;
 import dev.paddock.isolation.IsolationRuntimes;
@@ -10,6 +11,7 @@ import dev.paddock.isolation.bubblewrap.BubblewrapCommand;
 import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import dev.paddock.isolation.bubblewrap.BubblewrapRuntime;
 import dev.paddock.isolation.container.ContainerAgents;
+import dev.paddock.isolation.container.ContainerEngines;
 import dev.paddock.isolation.container.ContainerRuntime;
 import dev.paddock.isolation.host.HostRuntime;
 import dev.paddock.sandbox.AgentLauncher;
@@ -30,6 +32,7 @@ final class IsolationServices {
     private final BubblewrapProbe bubblewrap = new BubblewrapProbe();
     private final EngineWatch engineWatch;
     private final ContainerAgents containers;
+    private final ContainerEngines engines;
     private final IsolationRuntimes runtimes;
     private final AgentLauncher launcher;
     private final ApiRelays relays;
@@ -47,11 +50,13 @@ final class IsolationServices {
         this.containers = new ContainerAgents(() -> new DockerContainers(engines.get(), homeId), engineWatch);
         String setsid = HostRuntime.findSetsid();
         ContainerRuntime containerRuntime = new ContainerRuntime(containers);
+        this.engines = new ContainerEngines(EngineRegistry.in(home.dir()), containerRuntime, clock, homeId);
         this.runtimes = new IsolationRuntimes(
                 new HostRuntime(setsid),
                 new BubblewrapRuntime(setsid, new BubblewrapCommand("bwrap"), bubblewrap),
                 containerRuntime,
-                containerRuntime);
+                this.engines,
+                this.engines);
         this.launcher = new AgentLauncher(runtimes);
         this.relays = new ApiRelays(home.dir().resolve("run").resolve("api"));
     }
@@ -69,6 +74,17 @@ final class IsolationServices {
     /** The agents of container sandboxes (connects to the Docker engine on first use). */
     ContainerAgents containers() {
         return containers;
+    }
+
+    /** The container tier's registered engines besides the local one (each watched once the panel or server runs). */
+    ContainerEngines engines() {
+        return engines;
+    }
+
+    /** Whether nothing is known now of the registered engine {@code name}'s sandboxes (also when it is unknown). */
+    boolean engineAway(String name) {
+        ContainerEngines.Engine e = engines.engine(name);
+        return e == null || e.runtime().stateUnknown();
     }
 
     /** The runtime of each isolation tier. */

@@ -28,7 +28,8 @@ final class PanelWiring {
                 .bus();
         return new PanelBackends(
                 w.home().dir(),
-                new ServiceShellBackend(w.workspace(), w.environment(), events, w.settings()),
+                new ServiceShellBackend(w.workspace(), w.environment(), events, w.settings())
+                        .engines(w.engines()::lines, w.engines()::onLines),
                 sandboxBackend(w, w.tierChecks()),
                 new BrokerApprovalBackend(w.approvals(), events, who),
                 new MergeConflictBackend(w.merges(), w.resolutions(), events, who),

@@ -162,6 +162,17 @@ public final class Wiring implements AutoCloseable {
             supervisor.poke();
         });
         engineLifecycle.attach(isolation.engineWatch());
+        status.otherEngineAway(isolation::engineAway);
+        isolation
+                .engines()
+                .onEngine(e -> new ContainerEngineLifecycle(
+                                sandboxes,
+                                e.runtime(),
+                                events,
+                                clock,
+                                engineLifecycle::afterReconnect,
+                                e.entry().name())
+                        .attach(e.watch()));
         this.approvals = new ApprovalBroker(
                 new ApprovalStore(db, events, clock),
                 sandboxes,
@@ -330,6 +341,11 @@ public final class Wiring implements AutoCloseable {
     }
 
     /** The agents of container sandboxes (connects to the Docker engine on first use). */
+    public dev.paddock.isolation.container.ContainerEngines engines() {
+        return isolation.engines();
+    }
+
+    /** The local engine's container agents (whose metrics board holds every engine's figures). */
     public ContainerAgents containers() {
         return isolation.containers();
     }
@@ -469,6 +485,7 @@ public final class Wiring implements AutoCloseable {
         changes.merges().queue().close();
         supervisor.close();
         isolation.relays().close();
+        isolation.engines().close();
         isolation.containers().close();
         workspace.close();
         environment.close();

@@ -72,13 +72,11 @@ class SharedStoreServeTest {
         for (Path home : List.of(homeA, homeB)) {
             ChildJvm status = ChildJvm.start(
                     tmp.resolve("child"),
-                    Map.of("PADDOCK_STORE", ""),
+                    Map.of("PADDOCK_STORE", pg.urlWithLogin()),
                     Paddock.class.getName(),
                     List.of(
                             "--home",
                             home.toString(),
-                            "--store",
-                            pg.urlWithLogin(),
                             "status",
                             "--repo",
                             repo.dir().toString()));
@@ -190,9 +188,9 @@ class SharedStoreServeTest {
     private ChildJvm start(Path home) {
         ChildJvm c = ChildJvm.start(
                 tmp.resolve("child"),
-                Map.of("PADDOCK_STORE", ""),
+                Map.of("PADDOCK_STORE", pg.urlWithLogin()), // not --store: the password would be in `ps`
                 Paddock.class.getName(),
-                List.of("--home", home.toString(), "--store", pg.urlWithLogin(), "serve"));
+                List.of("--home", home.toString(), "serve"));
         children.add(c);
         return c;
     }

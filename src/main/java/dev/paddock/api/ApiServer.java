@@ -67,6 +67,14 @@ public final class ApiServer implements AutoCloseable {
         default boolean engineAway() {
             return false;
         }
+
+        /**
+         * Whether the Docker engine {@code engine} (null or {@code local}: the docker CLI's choice) does not answer,
+         * or has not answered yet.
+         */
+        default boolean engineAway(String engine) {
+            return dev.paddock.isolation.Engines.isLocal(engine) && engineAway();
+        }
     }
 
     private final HttpServer server;

@@ -7,6 +7,7 @@ import dev.paddock.common.Json;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.status.StatusText;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.List;
@@ -52,11 +53,14 @@ public final class CliText {
 
     /**
      * What {@code paddock sandbox list} prints: one line per sandbox under a header, numbers in {@code locale}; a
-     * sentence when there is none.
+     * sentence naming the repository asked about ({@code repo}, or none) when there is none, so that a list run
+     * from another clone does not read as "they are gone".
      */
-    public static String sandboxTable(List<SandboxView> list, Locale locale) {
+    public static String sandboxTable(List<SandboxView> list, Locale locale, Path repo) {
         if (list.isEmpty()) {
-            return "No open sandboxes.\n";
+            return repo == null
+                    ? "No open sandboxes.\n"
+                    : "No open sandboxes in " + repo.toAbsolutePath().normalize() + ".\n";
         }
         int idWidth = 2;
         int branchWidth = 6;
@@ -68,10 +72,14 @@ public final class CliText {
         StringBuilder b = new StringBuilder(String.format(locale, fmt, "ID", "TIER", "STATE", "BRANCH", "PROGRESS"));
         for (SandboxView s : list) {
             String note = s.engineUnreachable()
-                    ? "(the Docker engine does not answer; last known " + s.state() + ")"
+                    ? "(the Docker engine" + (s.engine() == null || s.engine().equals("local") ? "" : " " + s.engine())
+                            + " does not answer; last known " + s.state() + ")"
                     : s.progress() != null ? s.progress() : s.lastError() != null ? "(" + s.lastError() + ")" : "";
             String state = s.engineUnreachable() ? "unknown" : s.state();
-            b.append(String.format(locale, fmt, s.id(), s.tier(), state, s.branch(), note));
+            String tier = s.engine() == null || s.engine().equals(dev.paddock.isolation.Engines.LOCAL)
+                    ? s.tier()
+                    : s.tier() + "@" + s.engine(); // container@build: on a registered engine
+            b.append(String.format(locale, fmt, s.id(), tier, state, s.branch(), note));
         }
         return b.toString();
     }
@@ -124,8 +132,9 @@ public final class CliText {
     }
 
     /** What {@code paddock sandbox list} prints, in the request's rendering. */
-    static String sandboxes(HttpExchange ex, String render, List<SandboxView> list) throws ApiError, IOException {
-        return render.equals("json") ? sandboxesJson(list) : sandboxTable(list, locale(ex));
+    static String sandboxes(HttpExchange ex, String render, List<SandboxView> list, Path repo)
+            throws ApiError, IOException {
+        return render.equals("json") ? sandboxesJson(list) : sandboxTable(list, locale(ex), repo);
     }
 
     /** Answers the rendered {@code text}. */

@@ -29,6 +29,8 @@ import java.util.Locale;
  * @param model the preset's model (default: the agent's own)
  * @param agents a fan-out instead of one sandbox: agents and counts, {@code "claude:2,codex:1"} (not with
  *     {@code agent}); {@code id} and {@code branch} then name the group and the base of its branches
+ * @param engine container tier: the Docker engine to run on (default: placement's choice, local when it is alone)
+ * @param engineLabels container tier: labels the chosen engine must carry
  */
 public record CreateSandboxRequest(
         String repo,
@@ -48,7 +50,52 @@ public record CreateSandboxRequest(
         Long nofile,
         String agent,
         String model,
-        String agents) {
+        String agents,
+        String engine,
+        java.util.Map<String, String> engineLabels) {
+
+    /** A request with the engine left to placement. */
+    public CreateSandboxRequest(
+            String repo,
+            String task,
+            String command,
+            String tier,
+            String branch,
+            String base,
+            String id,
+            Long leaseMs,
+            Integer maxRetries,
+            Boolean network,
+            String image,
+            Double cpus,
+            Long memoryMiB,
+            Long pids,
+            Long nofile,
+            String agent,
+            String model,
+            String agents) {
+        this(
+                repo,
+                task,
+                command,
+                tier,
+                branch,
+                base,
+                id,
+                leaseMs,
+                maxRetries,
+                network,
+                image,
+                cpus,
+                memoryMiB,
+                pids,
+                nofile,
+                agent,
+                model,
+                agents,
+                null,
+                null);
+    }
 
     /** A request for one sandbox. */
     public CreateSandboxRequest(
@@ -175,6 +222,8 @@ public record CreateSandboxRequest(
                 .network(Boolean.TRUE.equals(network))
                 .image(image == null || image.isBlank() ? null : image.strip())
                 .limits(limits())
+                .engine(engine == null || engine.isBlank() ? null : engine.strip())
+                .engineLabels(engineLabels)
                 .build();
     }
 

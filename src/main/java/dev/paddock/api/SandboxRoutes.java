@@ -57,13 +57,13 @@ final class SandboxRoutes {
     private volatile GroupComparer comparer;
 
     /** Whether the Docker engine does not answer: the list shows a live container sandbox's state as unknown. */
-    private final java.util.function.BooleanSupplier engineAway;
+    private final java.util.function.Predicate<String> engineAway;
 
     /**
      * @param approvals the decisions a transcript's tool calls are shown with; null: none
-     * @param engineAway whether the Docker engine does not answer (or has not yet)
+     * @param engineAway whether the Docker engine of that name does not answer (or has not yet)
      */
-    SandboxRoutes(SandboxService sandboxes, ApprovalBroker approvals, java.util.function.BooleanSupplier engineAway) {
+    SandboxRoutes(SandboxService sandboxes, ApprovalBroker approvals, java.util.function.Predicate<String> engineAway) {
         this.sandboxes = sandboxes;
         this.approvals = approvals;
         this.engineAway = engineAway;
@@ -203,13 +203,12 @@ final class SandboxRoutes {
     private void list(HttpExchange ex) throws ApiError, IOException {
         String repo = HttpIo.query(ex, "repo");
         String render = CliText.asked(ex);
-        boolean away = engineAway.getAsBoolean();
         try {
             List<SandboxView> list = sandboxes.list(repo == null ? null : absolute(repo)).stream()
-                    .map(s -> SandboxView.of(s, away))
+                    .map(s -> SandboxView.of(s, engineAway.test(s.spec().engine())))
                     .toList();
             if (render != null) {
-                CliText.answer(ex, CliText.sandboxes(ex, render, list));
+                CliText.answer(ex, CliText.sandboxes(ex, render, list, repo == null ? null : absolute(repo)));
                 return;
             }
             HttpIo.json(ex, 200, Map.of("sandboxes", list));

@@ -17,6 +17,8 @@ import java.time.Instant;
  * @param agent the agent preset ({@code claude}, ..., {@code custom})
  * @param model the model asked for, or null for the agent's default
  * @param agentSession the session id of the last run (Claude Code's, chosen by Paddock), or null
+ * @param engine the Docker engine a container sandbox runs on ({@code local} for the docker CLI's choice), null for
+ *     the other tiers
  * @param group the id of the fan-out it was made in ({@code sandbox new --agents}), shared by its sandboxes; null for
  *     a sandbox made on its own
  */
@@ -55,7 +57,8 @@ public record SandboxView(
         String model,
         String agentSession,
         String group,
-        boolean engineUnreachable) {
+        boolean engineUnreachable,
+        String engine) {
 
     /** The view of a stored sandbox, with nothing known of the Docker engine. */
     public static SandboxView of(SandboxRecord s) {
@@ -108,6 +111,10 @@ public record SandboxView(
                 spec.model(),
                 run.agentSession(),
                 spec.group(),
-                engineAway && s.stateNeedsTheEngine());
+                engineAway && s.stateNeedsTheEngine(),
+                spec.tier() == dev.paddock.sandbox.Tier.CONTAINER
+                        ? dev.paddock.isolation.Engines.stored(spec.engine())
+                                .orElse(dev.paddock.isolation.Engines.LOCAL)
+                        : null);
     }
 }

@@ -153,6 +153,7 @@ public final class PaddockCommand implements Callable<Integer> {
         m.put("hook", HookCommand.class);
         m.put("conflicts", ConflictsCommand.class);
         m.put("layers", LayersCommand.class);
+        m.put("engine", EngineCommand.class);
         return Collections.unmodifiableMap(m);
     }
 

@@ -39,7 +39,7 @@ public final class SandboxListCommand implements Callable<Integer> {
         Path target = repo.orCurrentDirectory();
         List<SandboxView> list = fetch(home, target);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(json.on() ? SandboxText.json(Map.of("sandboxes", list)) + "\n" : SandboxText.table(list));
+        out.print(json.on() ? SandboxText.json(Map.of("sandboxes", list)) + "\n" : SandboxText.table(list, target));
         out.flush();
         return 0;
     }

@@ -115,6 +115,19 @@ public final class SandboxNewCommand implements Callable<Integer> {
             description = "Container tier: open files per process (default 4096).")
     Long nofile;
 
+    @Option(
+            names = "--engine",
+            paramLabel = "NAME",
+            description = "Container tier: the Docker engine to run on (paddock engine list; default: the one with the"
+                    + " most room).")
+    String engine;
+
+    @Option(
+            names = "--engine-label",
+            paramLabel = "K=V",
+            description = "Container tier: place it on an engine with this label; repeatable.")
+    java.util.Map<String, String> engineLabels;
+
     @Mixin
     JsonOption json;
 
@@ -164,7 +177,10 @@ public final class SandboxNewCommand implements Callable<Integer> {
                         pids,
                         nofile,
                         agent,
-                        model));
+                        model,
+                        null,
+                        engine,
+                        engineLabels));
         PrintWriter out = spec.commandLine().getOut();
         if (json.on()) {
             out.println(SandboxText.json(s));
@@ -222,7 +238,9 @@ public final class SandboxNewCommand implements Callable<Integer> {
                         nofile,
                         null,
                         model,
-                        agents.toString()));
+                        agents.toString(),
+                        engine,
+                        engineLabels));
         PrintWriter out = spec.commandLine().getOut();
         out.print(json.on() ? SandboxText.json(g) + "\n" : SandboxText.group(g));
         out.flush();

@@ -45,8 +45,8 @@ final class SandboxText {
     }
 
     /** One line per sandbox under a header; a sentence when there is none ({@link CliText#sandboxTable}). */
-    static String table(List<SandboxView> list) {
-        return CliText.sandboxTable(list, java.util.Locale.getDefault(java.util.Locale.Category.FORMAT));
+    static String table(List<SandboxView> list, java.nio.file.Path repo) {
+        return CliText.sandboxTable(list, java.util.Locale.getDefault(java.util.Locale.Category.FORMAT), repo);
     }
 
     /**

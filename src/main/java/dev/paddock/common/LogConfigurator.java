@@ -44,8 +44,9 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         }
         Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.INFO);
-        for (String noisy :
-                new String[] {"org.flywaydb", "com.github.dockerjava", "org.apache.hc", "org.eclipse.jgit"}) {
+        for (String noisy : new String[] {
+            "org.flywaydb", "com.github.dockerjava", "org.apache.hc", "org.eclipse.jgit", "com.zaxxer.hikari"
+        }) {
             ctx.getLogger(noisy).setLevel(Level.WARN);
         }
         FirstEvent first = new FirstEvent(() -> appenders(ctx));

@@ -86,6 +86,20 @@ public record DockerEndpoint(String host, String source, Path tlsDir, String pro
         return current == null || !current.isTextual() ? null : current.asText();
     }
 
+    /**
+     * The endpoint of the docker context {@code name} (its host and TLS files), read as {@link #resolve} reads the
+     * current one; a context that does not exist or cannot be read is a {@link #problem}.
+     */
+    public static DockerEndpoint ofContext(Map<String, String> env, Path home, String name) {
+        String configDirEnv = env.get("DOCKER_CONFIG");
+        Path configDir =
+                configDirEnv != null && !configDirEnv.isBlank() ? Path.of(configDirEnv) : home.resolve(".docker");
+        if (name.strip().equals("default")) {
+            return new DockerEndpoint(DEFAULT_HOST, "context default", null, null);
+        }
+        return fromContext(configDir, name.strip(), "--context");
+    }
+
     private static DockerEndpoint fromContext(Path configDir, String name, String from) {
         String hash = sha256(name);
         Path meta = configDir.resolve("contexts").resolve("meta").resolve(hash).resolve("meta.json");

@@ -13,6 +13,7 @@ import java.util.Map;
  * @param createdAt when the engine created it
  * @param labels all its labels
  * @param name its name without the leading slash, or null
+ * @param engine the registered engine it is on ({@link EngineRegistry}), or null for the local one
  */
 public record LabelledContainer(
         String id,
@@ -21,7 +22,25 @@ public record LabelledContainer(
         String state,
         Instant createdAt,
         Map<String, String> labels,
-        String name) {
+        String name,
+        String engine) {
+
+    /** A container of the local engine. */
+    public LabelledContainer(
+            String id,
+            String sandboxId,
+            String repository,
+            String state,
+            Instant createdAt,
+            Map<String, String> labels,
+            String name) {
+        this(id, sandboxId, repository, state, createdAt, labels, name, null);
+    }
+
+    /** The same container, found on the registered engine {@code engine}. */
+    public LabelledContainer on(String engine) {
+        return new LabelledContainer(id, sandboxId, repository, state, createdAt, labels, name, engine);
+    }
 
     /** A container whose name is not known. */
     public LabelledContainer(

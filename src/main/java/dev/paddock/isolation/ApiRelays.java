@@ -108,6 +108,20 @@ public final class ApiRelays implements AutoCloseable {
         return r.dir();
     }
 
+    /**
+     * A broker channel for a sandbox whose agent runs on an engine that shares no disk with Paddock
+     * ({@link BrokerChannel}): its connections count for that sandbox as its socket's do.
+     *
+     * @param fromRelay the relay's output (frames)
+     * @param toRelay the relay's input (frames); closed with the channel
+     * @param onClose run once when the channel closes (e.g. to drop the stream it came on)
+     */
+    public BrokerChannel channel(
+            String sandboxId, java.io.InputStream fromRelay, java.io.OutputStream toRelay, Runnable onClose) {
+        dirOf(sandboxId); // a sandbox id, nothing else
+        return new BrokerChannel(sandboxId, fromRelay, toRelay, () -> apiPort, peers, onClose);
+    }
+
     /** Closes and removes the sandbox's socket (and its directory), if it has one. */
     public synchronized void close(String sandboxId) {
         ApiRelay r = relays.remove(sandboxId);

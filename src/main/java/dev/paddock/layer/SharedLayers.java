@@ -325,7 +325,7 @@ public final class SharedLayers {
 
     private static void prune(Path main) throws IOException {
         try {
-            new ProcessBuilder("git", "-C", main.toString(), "worktree", "prune")
+            Processes.withoutPaddockSecrets(new ProcessBuilder("git", "-C", main.toString(), "worktree", "prune"))
                     .redirectInput(Processes.NO_INPUT)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -339,7 +339,8 @@ public final class SharedLayers {
     /** Whether git's ignore rules (.gitignore, info/exclude, the user's) ignore the folder. */
     private static boolean ignored(Path main, String folder) throws LayerException {
         try {
-            Process p = new ProcessBuilder("git", "-C", main.toString(), "check-ignore", "-q", "--", folder + "/")
+            Process p = Processes.withoutPaddockSecrets(
+                            new ProcessBuilder("git", "-C", main.toString(), "check-ignore", "-q", "--", folder + "/"))
                     .redirectInput(Processes.NO_INPUT)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -355,7 +356,8 @@ public final class SharedLayers {
 
     private static boolean tracked(Path main, String folder) throws LayerException {
         try {
-            Process p = new ProcessBuilder("git", "-C", main.toString(), "ls-files", "-z", "--", folder)
+            Process p = Processes.withoutPaddockSecrets(
+                            new ProcessBuilder("git", "-C", main.toString(), "ls-files", "-z", "--", folder))
                     .redirectInput(Processes.NO_INPUT)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();

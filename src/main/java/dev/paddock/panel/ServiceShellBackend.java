@@ -18,6 +18,8 @@ public final class ServiceShellBackend implements ShellBackend {
     private final EnvironmentMonitor environment;
     private final EventBus bus;
     private final dev.paddock.settings.SettingsStore settings;
+    private java.util.function.Supplier<java.util.List<String>> engineLines = java.util.List::of;
+    private java.util.function.Consumer<Consumer<java.util.List<String>>> onEngineLines = l -> {};
 
     public ServiceShellBackend(
             Workspace workspace,
@@ -28,6 +30,25 @@ public final class ServiceShellBackend implements ShellBackend {
         this.environment = environment;
         this.bus = bus;
         this.settings = settings;
+    }
+
+    /** Where the lines of the engines besides local come from ({@code ContainerEngines}). */
+    public ServiceShellBackend engines(
+            java.util.function.Supplier<java.util.List<String>> lines,
+            java.util.function.Consumer<Consumer<java.util.List<String>>> onLines) {
+        this.engineLines = lines;
+        this.onEngineLines = onLines;
+        return this;
+    }
+
+    @Override
+    public java.util.List<String> engineLines() {
+        return engineLines.get();
+    }
+
+    @Override
+    public void onEngineLines(Consumer<java.util.List<String>> listener) {
+        onEngineLines.accept(listener);
     }
 
     @Override

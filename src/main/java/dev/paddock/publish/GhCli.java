@@ -98,6 +98,7 @@ public final class GhCli {
         cmd.add(gh.toString());
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectInput(Processes.NO_INPUT);
+        Processes.withoutPaddockSecrets(pb);
         pb.environment().put("PATH", path);
         pb.environment().put("GH_PROMPT_DISABLED", "1");
         pb.environment().put("GH_NO_UPDATE_NOTIFIER", "1");

@@ -163,7 +163,7 @@ public final class AgentLauncher {
 
     /** The runtime of the sandbox's tier. */
     public IsolationRuntime runtimeOf(SandboxRecord s) {
-        return s.spec().tier().runtimeIn(runtimes);
+        return s.spec().tier().runtimeIn(runtimes, s.spec().engine());
     }
 
     /**

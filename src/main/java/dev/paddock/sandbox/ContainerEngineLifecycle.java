@@ -61,6 +61,7 @@ public final class ContainerEngineLifecycle {
     private final EventLog events;
     private final Clock clock;
     private final Runnable afterReconnect;
+    private final String engine;
 
     /** What one reconciliation after an outage did, sandbox ids in the order met. */
     public record Outcome(List<String> vanished, List<String> exited, List<String> runningOn) {}
@@ -71,6 +72,22 @@ public final class ContainerEngineLifecycle {
      */
     public ContainerEngineLifecycle(
             SandboxStore store, IsolationRuntime containers, EventLog events, Clock clock, Runnable afterReconnect) {
+        this(store, containers, events, clock, afterReconnect, null);
+    }
+
+    /**
+     * The lifecycle of the sandboxes on one engine: an outage of {@code engine} concerns its sandboxes alone.
+     *
+     * @param engine the engine's name; null or {@code local} for the docker CLI's choice
+     */
+    public ContainerEngineLifecycle(
+            SandboxStore store,
+            IsolationRuntime containers,
+            EventLog events,
+            Clock clock,
+            Runnable afterReconnect,
+            String engine) {
+        this.engine = dev.paddock.isolation.Engines.stored(engine).orElse(null);
         this.store = store;
         this.lifecycle = new SandboxLifecycle(store);
         this.containers = containers;
@@ -111,12 +128,14 @@ public final class ContainerEngineLifecycle {
             details.put("endpoint", status.endpoint());
             details.put("error", status.error());
             details.put("state", s.state().id());
+            details.put("engine", engine == null ? dev.paddock.isolation.Engines.LOCAL : engine);
             events.append(EventDraft.of(
                     s.repositoryId(),
                     s.id(),
                     "sandbox.engine_unreachable",
                     s.id()
-                            + ": the Docker engine at " + status.endpointText() + " does not answer (" + status.error()
+                            + ": the Docker engine " + (engine == null ? "" : engine + " ") + "at "
+                            + status.endpointText() + " does not answer (" + status.error()
                             + "); its state is unknown (last known: "
                             + s.state().id() + ") until the engine is back."
                             + " Paddock keeps trying and neither fails nor stops it meanwhile.",
@@ -185,9 +204,18 @@ public final class ContainerEngineLifecycle {
         }
     }
 
+    /** What follows an outage's reconciliation: the reconciler's pass and a supervisor tick. */
+    public void afterReconnect() {
+        afterReconnect.run();
+    }
+
     private List<SandboxRecord> liveContainerSandboxes() throws StoreException {
         return store.listLive().stream()
                 .filter(s -> s.spec().tier() == Tier.CONTAINER
+                        && java.util.Objects.equals(
+                                dev.paddock.isolation.Engines.stored(s.spec().engine())
+                                        .orElse(null),
+                                engine)
                         && (s.state() == SandboxState.RUNNING
                                 || s.state() == SandboxState.PENDING
                                 || s.state() == SandboxState.RETRYING))

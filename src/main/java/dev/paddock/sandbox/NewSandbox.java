@@ -2,6 +2,7 @@ package dev.paddock.sandbox;
 
 import dev.paddock.container.ResourceLimits;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * What a person or a script asks for when creating a sandbox. Null fields take defaults: the id and
@@ -26,6 +27,9 @@ import java.nio.file.Path;
  * @param model the model for the preset's {@code --model}, or null for the agent's default
  * @param group the fan-out the sandbox is made in (its sandboxes share this id; {@link SandboxService#createGroup}
  *     sets it), or null for a sandbox on its own
+ * @param engine container tier: the Docker engine to run on ({@code sandbox new --engine}), or null to let placement
+ *     choose (the local engine when no other is registered)
+ * @param engineLabels container tier: labels the chosen engine must carry ({@code --engine-label k=v}); never null
  */
 public record NewSandbox(
         Path repository,
@@ -42,7 +46,12 @@ public record NewSandbox(
         ResourceLimits limits,
         String agent,
         String model,
-        String group) {
+        String group,
+        String engine,
+        Map<String, String> engineLabels) {
+    public NewSandbox {
+        engineLabels = engineLabels == null ? Map.of() : Map.copyOf(engineLabels);
+    }
 
     /** A request with only the required parts; everything else defaults. */
     public static NewSandbox of(Path repository, String task, String agentCommand) {
@@ -84,6 +93,8 @@ public record NewSandbox(
         b.agent = agent;
         b.model = model;
         b.group = group;
+        b.engine = engine;
+        b.engineLabels = engineLabels;
         return b;
     }
 
@@ -104,6 +115,8 @@ public record NewSandbox(
         private String agent;
         private String model;
         private String group;
+        private String engine;
+        private Map<String, String> engineLabels;
 
         private Builder() {}
 
@@ -182,6 +195,16 @@ public record NewSandbox(
             return this;
         }
 
+        public Builder engine(String value) {
+            this.engine = value;
+            return this;
+        }
+
+        public Builder engineLabels(Map<String, String> value) {
+            this.engineLabels = value;
+            return this;
+        }
+
         public NewSandbox build() {
             return new NewSandbox(
                     repository,
@@ -198,7 +221,9 @@ public record NewSandbox(
                     limits,
                     agent,
                     model,
-                    group);
+                    group,
+                    engine,
+                    engineLabels);
         }
     }
 }

@@ -423,7 +423,10 @@ public final class Reconciler implements AutoCloseable {
         report.vanished().add(s.id());
         if (alive) {
             RunRef ref = s.runRef();
-            s.spec().tier().runtimeIn(runtimes).stop(s.id(), RunRef.process(ref.pid(), ref.startedAt()), grace());
+            s.spec()
+                    .tier()
+                    .runtimeIn(runtimes, s.spec().engine())
+                    .stop(s.id(), RunRef.process(ref.pid(), ref.startedAt()), grace());
             store.clearPid(s.id(), ref.pid());
         }
     }
@@ -432,7 +435,7 @@ public final class Reconciler implements AutoCloseable {
     private boolean runs(SandboxRecord s) {
         return s.spec()
                         .tier()
-                        .runtimeIn(runtimes)
+                        .runtimeIn(runtimes, s.spec().engine())
                         .remains(RunRef.process(s.runRef().pid(), s.runRef().startedAt()))
                 == IsolationRuntime.Remains.ENDING;
     }

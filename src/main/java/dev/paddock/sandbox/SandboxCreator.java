@@ -115,7 +115,16 @@ public final class SandboxCreator {
             throw new SandboxException("The task is empty: say what the agent should do (--task ...).");
         }
         Tier tier = req.tier() == null ? programs.defaultTier(agent) : req.tier();
-        checkTier(tier);
+        if (tier != Tier.CONTAINER
+                && (req.engine() != null || !req.engineLabels().isEmpty())) {
+            throw new SandboxException("--engine and --engine-label are for the container tier; this sandbox's tier is "
+                    + tier.id() + ".");
+        }
+        if (tier != Tier.CONTAINER
+                || (dev.paddock.isolation.Engines.isLocal(req.engine())
+                        && req.engineLabels().isEmpty())) {
+            checkTier(tier); // another engine is checked by placement
+        }
         programs.checkProgram(agent, tier);
         // Located, not registered yet: a refused request must not leave a registration behind.
         GitRepository git = repos.locate(req.repository());
@@ -219,6 +228,7 @@ public final class SandboxCreator {
                     .networkGranted(req.network())
                     .limits(container.limits())
                     .image(container.image())
+                    .engine(container.engine())
                     .group(req.group())
                     .build();
             writeStateFile(layout, record, Optional.empty());
@@ -274,13 +284,13 @@ public final class SandboxCreator {
     }
 
     /** The image and limits of a container sandbox (all null for the other tiers). */
-    private record ContainerChoice(String image, ResourceLimits limits) {
-        static final ContainerChoice NONE = new ContainerChoice(null, null);
+    private record ContainerChoice(String image, ResourceLimits limits, String engine) {
+        static final ContainerChoice NONE = new ContainerChoice(null, null, null);
     }
 
     /**
      * The sandbox's image (its own, else the repository's) and limits (its own, else the defaults), after
-     * checking that the engine has the image.
+     * checking that the engine has the image; the engine asked for, else placement's choice among the engines.
      *
      * @throws SandboxException when there is no image or the engine does not have it
      */
@@ -288,11 +298,14 @@ public final class SandboxCreator {
         String image = req.image() != null && !req.image().isBlank()
                 ? req.image().strip()
                 : repos.containerImageOf(git).orElse(null);
-        Optional<String> problem = tiers.imageProblem(image);
+        ResourceLimits limits = req.limits() != null ? req.limits() : ResourceLimits.DEFAULTS;
+        String engine = tiers.placeEngine(req.engine(), req.engineLabels(), limits);
+        Optional<String> problem = tiers.imageProblem(engine, image);
         if (problem.isPresent()) {
-            throw new SandboxException("Cannot create a container sandbox: " + problem.get());
+            throw new SandboxException("Cannot create a container sandbox"
+                    + (engine == null ? "" : " on engine " + engine) + ": " + problem.get());
         }
-        return new ContainerChoice(image, req.limits() != null ? req.limits() : ResourceLimits.DEFAULTS);
+        return new ContainerChoice(image, limits, engine);
     }
 
     private void undo(Path main, SandboxLayout layout, String branch, boolean newBranch, boolean worktreeAdded) {

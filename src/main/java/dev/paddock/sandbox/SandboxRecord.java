@@ -59,6 +59,8 @@ public record SandboxRecord(
      * @param image the container image (container tier: the sandbox's own or the repository's at creation), or null
      * @param group the fan-out it was made in ({@code sandbox new --agents}): the id its sandboxes share, or null for
      *     a sandbox made on its own
+     * @param engine container tier: the Docker engine it runs on ({@code dev.paddock.container.EngineRegistry}), or
+     *     null for {@code local}, the docker CLI's choice
      */
     public record Spec(
             String task,
@@ -68,9 +70,23 @@ public record SandboxRecord(
             Tier tier,
             boolean networkGranted,
             String image,
-            String group) {
+            String group,
+            String engine) {
         public Spec {
             agent = agent == null || agent.isBlank() ? CUSTOM_AGENT : agent;
+        }
+
+        /** A sandbox on the local engine (or of another tier). */
+        public Spec(
+                String task,
+                String agentCommand,
+                String agent,
+                String model,
+                Tier tier,
+                boolean networkGranted,
+                String image,
+                String group) {
+            this(task, agentCommand, agent, model, tier, networkGranted, image, group, null);
         }
     }
 
@@ -157,6 +173,7 @@ public record SandboxRecord(
         b.networkGranted = spec.networkGranted();
         b.image = spec.image();
         b.group = spec.group();
+        b.engine = spec.engine();
         b.branch = workspace.branch();
         b.baseBranch = workspace.baseBranch();
         b.baseCommit = workspace.baseCommit();
@@ -199,6 +216,7 @@ public record SandboxRecord(
         private boolean networkGranted;
         private String image;
         private String group;
+        private String engine;
         private String branch;
         private String baseBranch;
         private String baseCommit;
@@ -291,6 +309,12 @@ public record SandboxRecord(
         /** {@link Spec#image()}. */
         public Builder image(String value) {
             this.image = value;
+            return this;
+        }
+
+        /** {@link Spec#engine()}: the Docker engine's name, or null for local. */
+        public Builder engine(String value) {
+            this.engine = value;
             return this;
         }
 
@@ -428,7 +452,7 @@ public record SandboxRecord(
                     version,
                     createdAt,
                     stateChangedAt,
-                    new Spec(task, agentCommand, agent, model, tier, networkGranted, image, group),
+                    new Spec(task, agentCommand, agent, model, tier, networkGranted, image, group, engine),
                     new Workspace(branch, baseBranch, baseCommit, worktreePath),
                     limits,
                     new Lease(leaseMs, leaseExpiresAt, lastHeartbeatAt, progress),

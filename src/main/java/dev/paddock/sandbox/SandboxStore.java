@@ -61,7 +61,8 @@ public final class SandboxStore implements AutoCloseable {
             "agent",
             "model",
             "agent_session",
-            "group_id");
+            "group_id",
+            "engine");
     private static final String COLUMNS = C.sql();
 
     private final Jdbc jdbc;
@@ -127,8 +128,8 @@ public final class SandboxStore implements AutoCloseable {
                     "INSERT INTO sandboxes (id, repository_id, task, agent_command, tier, branch, base_branch,"
                             + " base_commit, worktree_path, state, version, created_at, state_changed_at, lease_ms,"
                             + " iteration, retry_count, max_retries, network_granted, cpu_limit_nanos, memory_limit_bytes,"
-                            + " pids_limit, nofile_limit, image, agent, model, fingerprint, group_id) VALUES (?, ?, ?, ?, ?, ?,"
-                            + " ?, ?, ?, ?, 0, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            + " pids_limit, nofile_limit, image, agent, model, fingerprint, group_id, engine) VALUES (?, ?, ?, ?,"
+                            + " ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     s.id(),
                     s.repositoryId(),
                     spec.task(),
@@ -152,7 +153,8 @@ public final class SandboxStore implements AutoCloseable {
                     spec.agent(),
                     spec.model(),
                     fingerprintJson,
-                    spec.group());
+                    spec.group(),
+                    spec.engine());
             owners.holdNew(tx, s.id());
             for (EventDraft e : creationEvents) {
                 events.append(tx, e);
@@ -246,7 +248,9 @@ public final class SandboxStore implements AutoCloseable {
     /** Writes the pending heartbeats, in one transaction (of sandboxes still running). */
     private void writeBeats(Map<String, HeartbeatBuffer.Beat> pending) throws StoreException {
         jdbc.inTransaction(tx -> {
-            for (Map.Entry<String, HeartbeatBuffer.Beat> e : pending.entrySet()) {
+            // In the ids' order: two writers of overlapping batches (a flush at close beside the flusher, two
+            // Paddocks sharing a server store) then lock the rows in the same order, and PostgreSQL finds no deadlock.
+            for (Map.Entry<String, HeartbeatBuffer.Beat> e : new java.util.TreeMap<>(pending).entrySet()) {
                 writeBeat(tx, e.getKey(), e.getValue());
             }
             return null;
@@ -458,6 +462,7 @@ public final class SandboxStore implements AutoCloseable {
                 .model(rs.getString(C.at("model")))
                 .agentSession(rs.getString(C.at("agent_session")))
                 .group(rs.getString(C.at("group_id")))
+                .engine(rs.getString(C.at("engine")))
                 .build();
     }
 

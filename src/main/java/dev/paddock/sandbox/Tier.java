@@ -19,6 +19,13 @@ public enum Tier {
     }
 
     /** The runtime that runs this tier's sandboxes and their merge tests: picked here, once. */
+    public IsolationRuntime runtimeIn(IsolationRuntimes runtimes, String engine) {
+        return this == CONTAINER && !dev.paddock.isolation.Engines.isLocal(engine)
+                ? runtimes.engines().runtime(engine)
+                : runtimeIn(runtimes);
+    }
+
+    /** This tier's runtime in {@code runtimes}, the container tier's on the local engine. */
     public IsolationRuntime runtimeIn(IsolationRuntimes runtimes) {
         return switch (this) {
             case WORKTREE -> runtimes.host();

@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.container.ResourceLimits;
 import java.util.Optional;
 
 /** Tells whether an isolation tier can be used on this machine right now. */
@@ -14,5 +15,24 @@ public interface TierCheck {
      */
     default Optional<String> imageProblem(String image) {
         return image == null || image.isBlank() ? Optional.of("no container image is set.") : Optional.empty();
+    }
+
+    /** As {@link #imageProblem(String)}, on the engine {@code engine} (null: local). */
+    default Optional<String> imageProblem(String engine, String image) {
+        return imageProblem(image);
+    }
+
+    /**
+     * The engine a new container sandbox goes on (see {@link dev.paddock.isolation.Engines#place}): its name, or null
+     * for the local one. The default knows the local engine alone.
+     *
+     * @throws SandboxException when the engine asked for is unknown, or none fits the labels or answers
+     */
+    default String placeEngine(String pinned, java.util.Map<String, String> labels, ResourceLimits limits)
+            throws SandboxException {
+        if ((pinned != null && !pinned.equals("local")) || !labels.isEmpty()) {
+            throw new SandboxException("This Paddock has no Docker engines besides local.");
+        }
+        return null;
     }
 }

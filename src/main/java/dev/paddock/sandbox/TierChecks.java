@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.container.ResourceLimits;
 import dev.paddock.isolation.IsolationRuntimes;
 import java.util.Optional;
 
@@ -23,5 +24,20 @@ public final class TierChecks implements TierCheck {
     @Override
     public Optional<String> imageProblem(String image) {
         return runtimes.container().imageProblem(image);
+    }
+
+    @Override
+    public Optional<String> imageProblem(String engine, String image) {
+        return Tier.CONTAINER.runtimeIn(runtimes, engine).imageProblem(image);
+    }
+
+    @Override
+    public String placeEngine(String pinned, java.util.Map<String, String> labels, ResourceLimits limits)
+            throws SandboxException {
+        try {
+            return runtimes.engines().place(pinned, labels, limits);
+        } catch (dev.paddock.isolation.IsolationException e) {
+            throw new SandboxException("Cannot place the container sandbox: " + e.getMessage(), e);
+        }
     }
 }

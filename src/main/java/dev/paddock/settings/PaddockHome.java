@@ -53,6 +53,10 @@ public final class PaddockHome {
             throw new UsageException(from + " takes a PostgreSQL URL (jdbc:postgresql://HOST:PORT/DATABASE?user=NAME),"
                     + " not " + (store.isBlank() ? "an empty one" : Database.redacted(store)) + ".");
         }
+        String problem = store == null ? null : Database.serverUrlProblem(store, from.equals("--store"));
+        if (problem != null) {
+            throw new UsageException(problem);
+        }
         return new PaddockHome(resolve(explicit, env).dir, store);
     }
 

@@ -58,6 +58,16 @@ public final class StatusService {
         this.clock = clock;
     }
 
+    private volatile java.util.function.Predicate<String> otherEngineAway = name -> false;
+
+    /**
+     * Tells which registered engine (by name, never {@code local}) does not answer now, so a sandbox there is shown
+     * unknown while the others are not.
+     */
+    public void otherEngineAway(java.util.function.Predicate<String> away) {
+        this.otherEngineAway = away;
+    }
+
     /**
      * Builds the snapshot of one repository.
      *
@@ -128,8 +138,14 @@ public final class StatusService {
                 .toList();
         Map<String, WaitingForYou> waiting =
                 record == null ? Map.of() : sandboxes.turns().waitingIn(record.id());
-        List<RepositoryStatus.Sandbox> sbs =
-                open.stream().map(s -> sandbox(s, engineAway, waiting)).toList();
+        List<RepositoryStatus.Sandbox> sbs = open.stream()
+                .map(s -> sandbox(
+                        s,
+                        dev.paddock.isolation.Engines.isLocal(s.spec().engine())
+                                ? engineAway
+                                : otherEngineAway.test(s.spec().engine()),
+                        waiting))
+                .toList();
         Counts c = record == null ? new Counts(0, 0, 0, 0, 0) : counts.of(record.id());
         List<Event> recent = record == null ? List.of() : events.recentLines(record.id(), RECENT_EVENTS);
         List<RepositoryStatus.EventLine> lines = recent.stream()
@@ -231,6 +247,9 @@ public final class StatusService {
                 : "container " + shortId + named + " (" + c.state() + ") labelled " + c.sandboxId()
                         + (f.hasRecord() ? ": its sandbox does not name it" : ": no sandbox of that id")
                         + "; remove it with docker rm -f " + shortId;
+        if (c.engine() != null) {
+            description = "on engine " + c.engine() + ", " + description + " there";
+        }
         return new RepositoryStatus.Orphan(
                 null,
                 "container",

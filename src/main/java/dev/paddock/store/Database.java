@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
 import org.h2.api.ErrorCode;
 import org.h2.jdbcx.JdbcConnectionPool;
 import org.slf4j.Logger;
@@ -25,7 +26,8 @@ public final class Database implements AutoCloseable {
     static final long LOCK_WAIT_MS = 2_000;
 
     private final Path file;
-    private final JdbcConnectionPool pool;
+    private final DataSource pool;
+    private final Runnable dispose;
     private final Jdbc jdbc;
     private final StoreHealth health;
     private final StoreMaintenance maintenance;
@@ -35,14 +37,18 @@ public final class Database implements AutoCloseable {
 
     /** A store in an H2 file ({@code file}), or on a database server ({@code file} null: see {@link ServerStore}). */
     Database(Path file, JdbcConnectionPool pool, StoreHealth health) {
-        this(file, file == null ? "(server)" : file.toString(), pool, health);
+        this(file, file == null ? "(server)" : file.toString(), pool, pool::dispose, health);
     }
 
-    /** {@code name}: the file, or the server's URL without its parameters, for messages. */
-    Database(Path file, String name, JdbcConnectionPool pool, StoreHealth health) {
+    /**
+     * {@code name}: the file, or the server's URL without its parameters, for messages; {@code dispose} closes the
+     * pool's connections.
+     */
+    Database(Path file, String name, DataSource pool, Runnable dispose, StoreHealth health) {
         this.file = file;
         this.name = name;
         this.pool = pool;
+        this.dispose = dispose;
         this.health = health;
         this.jdbc = new Jdbc(pool, health);
         this.maintenance = file == null ? null : new StoreMaintenance(pool);
@@ -130,6 +136,18 @@ public final class Database implements AutoCloseable {
     /** Whether {@code url} names a store {@link #openServer} takes (a {@code jdbc:postgresql:} URL). */
     public static boolean isServerUrl(String url) {
         return url != null && url.startsWith(ServerStore.PREFIX);
+    }
+
+    /**
+     * Why {@code url} is not taken as a store URL given as {@code from} ({@code --store}: an option, seen by every
+     * user in the process list, may not carry a password), or null when it is.
+     */
+    public static String serverUrlProblem(String url, boolean option) {
+        if (option && StoreUrlParameters.hasPassword(url)) {
+            return "--store would show the password to every user of this machine in the process list: put it in"
+                    + " ~/.pgpass (or give the URL in PADDOCK_STORE).";
+        }
+        return StoreUrlParameters.problem(url).orElse(null);
     }
 
     /** {@code url} without its parameters (they may hold the password), for messages and logs. */
@@ -447,7 +465,7 @@ public final class Database implements AutoCloseable {
             if (l != null) {
                 l.release(); // last, once everything that wrote on the store's behalf has stopped
             }
-            pool.dispose(); // a server's database stays up for the other Paddocks that share it
+            dispose.run(); // a server's database stays up for the other Paddocks that share it
             return;
         }
         maintenance.close();
@@ -456,6 +474,6 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             LOG.warn("Store shutdown: {}", e.getMessage());
         }
-        pool.dispose();
+        dispose.run();
     }
 }

@@ -1,9 +1,11 @@
 package dev.paddock.store;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.h2.jdbcx.JdbcConnectionPool;
-import org.postgresql.ds.PGConnectionPoolDataSource;
+import java.time.Duration;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,6 +18,9 @@ import org.slf4j.LoggerFactory;
  * transaction (a failed one leaves the database as it was) and Flyway holds an advisory lock while it migrates (two
  * Paddocks starting at once migrate once). The server is the one to watch its disk. What was H2's alone and what is
  * not done yet: docs/decisions/0025-store-on-postgresql.md.
+ *
+ * <p>The connections come from HikariCP, which checks a connection before it hands it out (a server restarted, a
+ * connection cut by a firewall: the dead one is replaced, not given to a statement) and keeps idle ones alive.
  */
 final class ServerStore {
     private static final Logger LOG = LoggerFactory.getLogger(ServerStore.class);
@@ -32,7 +37,11 @@ final class ServerStore {
                     + ". A shared store is named by a URL such as jdbc:postgresql://HOST:PORT/DATABASE?user=NAME.");
         }
         String name = redacted(url);
-        PGConnectionPoolDataSource source = new PGConnectionPoolDataSource();
+        java.util.Optional<String> refused = StoreUrlParameters.problem(url);
+        if (refused.isPresent()) {
+            throw new StoreException(refused.get());
+        }
+        PGSimpleDataSource source = new PGSimpleDataSource();
         try {
             source.setURL(url);
         } catch (IllegalArgumentException e) {
@@ -47,23 +56,38 @@ final class ServerStore {
             // coordinator sooner: StoreLease). A URL's own socketTimeout wins (0: wait for ever).
             source.setSocketTimeout(SOCKET_TIMEOUT_S);
         }
-        JdbcConnectionPool pool = JdbcConnectionPool.create(source);
-        pool.setMaxConnections(16);
+        // The first connection straight from the driver: its refusal (a wrong password, no server) is the message,
+        // not the pool's "not available, request timed out".
+        try (Connection c = source.getConnection()) {
+            LOG.debug("Connected to {} ({})", name, c.getMetaData().getDatabaseProductVersion());
+        } catch (SQLException e) {
+            throw new StoreException(
+                    "Cannot open the Paddock store " + name + ": " + StoreErrors.firstLine(e.getMessage()), e);
+        }
+        HikariDataSource pool = pool(source);
         try {
-            try (Connection c = pool.getConnection()) {
-                LOG.debug("Connected to {} ({})", name, c.getMetaData().getDatabaseProductVersion());
-            } catch (SQLException e) {
-                throw new StoreException(
-                        "Cannot open the Paddock store " + name + ": " + StoreErrors.firstLine(e.getMessage()), e);
-            }
             new Migrations(name, "open it with the build that made it, or give this one a database of its own.")
                     .migrate(pool);
         } catch (StoreException e) {
-            pool.dispose();
+            pool.close();
             throw e;
         }
         LOG.info("Opened store {}", name);
-        return new Database(null, name, pool, StoreHealth.ofServer());
+        return new Database(null, name, pool, pool::close, StoreHealth.ofServer());
+    }
+
+    /** At most 16 connections, each checked before it is handed out; a caller waits at most 10 s for one. */
+    private static HikariDataSource pool(PGSimpleDataSource source) {
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(source);
+        config.setPoolName("paddock-store");
+        config.setMaximumPoolSize(16);
+        config.setMinimumIdle(2);
+        config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
+        config.setValidationTimeout(Duration.ofSeconds(2).toMillis());
+        config.setKeepaliveTime(Duration.ofMinutes(2).toMillis());
+        config.setInitializationFailTimeout(-1); // connected above already
+        return new HikariDataSource(config);
     }
 
     /** The URL without its parameters or a user:password@ (either may hold the password), for messages and logs. */

@@ -93,7 +93,7 @@ public final class GitCli {
         cmd.add("-C");
         cmd.add(dir.toString());
         cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd);
+        ProcessBuilder pb = Processes.withoutPaddockSecrets(new ProcessBuilder(cmd));
         if (input == null) {
             pb.redirectInput(Processes.NO_INPUT);
         }

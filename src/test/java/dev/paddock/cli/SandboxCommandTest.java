@@ -384,7 +384,8 @@ class SandboxCommandTest {
         assertThat(list.exit())
                 .as("list reads the store itself: " + list.describe())
                 .isZero();
-        assertThat(list.out()).isEqualTo("No open sandboxes.\n");
+        assertThat(list.out())
+                .isEqualTo("No open sandboxes in " + repo.dir().toAbsolutePath().normalize() + ".\n");
     }
 
     @Test

@@ -114,6 +114,25 @@ class DockerEndpointTest {
     }
 
     @Test
+    void aNamedContextIsReadWhateverTheCurrentOneIs() throws Exception {
+        Path docker = home.resolve(".docker");
+        context(docker, "build", "tcp://build:2376");
+        context(docker, "other", "tcp://other:2376");
+        currentContext(docker, "other");
+        Path tls = Files.createDirectories(docker.resolve("contexts/tls")
+                .resolve(DockerEndpoint.sha256("build"))
+                .resolve("docker"));
+
+        DockerEndpoint build = DockerEndpoint.ofContext(Map.of("DOCKER_HOST", "tcp://ignored:1"), home, "build");
+
+        assertThat(build.host()).isEqualTo("tcp://build:2376");
+        assertThat(build.tlsDir()).isEqualTo(tls);
+        assertThat(build.problem()).isNull();
+        assertThat(DockerEndpoint.ofContext(Map.of(), home, "default").host()).isEqualTo(DockerEndpoint.DEFAULT_HOST);
+        assertThat(DockerEndpoint.ofContext(Map.of(), home, "gone").problem()).contains("does not exist");
+    }
+
+    @Test
     void aMissingOrBrokenContextIsAProblemInWordsAndTheLocalSocketIsTried() throws Exception {
         Path docker = home.resolve(".docker");
         currentContext(docker, "gone");

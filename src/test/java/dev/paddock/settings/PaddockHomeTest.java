@@ -7,6 +7,7 @@ import dev.paddock.common.PaddockException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,16 +37,54 @@ class PaddockHomeTest {
     void theStoreOptionWinsOverItsVariableAndTheHomeStaysForTheRest() throws PaddockException {
         PaddockHome home = PaddockHome.resolve(
                 tmp.resolve("h"),
-                "jdbc:postgresql://db:5432/paddock?user=a&password=s",
-                Map.of(PaddockHome.STORE_ENV, "jdbc:postgresql://other/x"));
+                "jdbc:postgresql://db:5432/paddock?user=a&sslmode=require",
+                Map.of(PaddockHome.STORE_ENV, "jdbc:postgresql://other/x?user=b&password=s"));
 
-        assertThat(home.store()).isEqualTo("jdbc:postgresql://db:5432/paddock?user=a&password=s");
+        assertThat(home.store()).isEqualTo("jdbc:postgresql://db:5432/paddock?user=a&sslmode=require");
         assertThat(home.dir()).isEqualTo(tmp.resolve("h"));
         assertThat(PaddockHome.resolve(tmp.resolve("h"), null, Map.of(PaddockHome.STORE_ENV, " jdbc:postgresql://o/x "))
                         .store())
                 .isEqualTo("jdbc:postgresql://o/x");
         assertThat(PaddockHome.resolve(tmp.resolve("h"), null, Map.of()).store())
                 .isNull();
+    }
+
+    @Test
+    void aPasswordIsTakenFromTheVariableButNotFromTheOptionThatPsShows() throws PaddockException {
+        assertThat(PaddockHome.resolve(
+                                tmp.resolve("h"),
+                                null,
+                                Map.of(PaddockHome.STORE_ENV, "jdbc:postgresql://db/p?user=a&password=s"))
+                        .store())
+                .isEqualTo("jdbc:postgresql://db/p?user=a&password=s");
+        for (String url : List.of("jdbc:postgresql://db/p?user=a&password=s", "jdbc:postgresql://db/p?PassWord=s")) {
+            assertThatThrownBy(() -> PaddockHome.resolve(tmp.resolve("h"), url, Map.of()))
+                    .isInstanceOf(dev.paddock.common.UsageException.class)
+                    .hasMessageStartingWith("--store would show the password to every user of this machine")
+                    .hasMessageContaining("~/.pgpass")
+                    .hasMessageNotContaining("=s");
+        }
+    }
+
+    @Test
+    void driverParametersThatLoadAClassOrWriteAFileAreRefusedFromEitherSource() {
+        for (String param : List.of(
+                "socketFactory=org.example.Evil",
+                "sslfactory=org.example.Evil",
+                "sslhostnameverifier=x.Y",
+                "sslpasswordcallback=x.Y",
+                "authenticationPluginClassName=x.Y",
+                "loggerFile=/tmp/pwned",
+                "loggerLevel=TRACE")) {
+            String name = param.substring(0, param.indexOf('='));
+            String url = "jdbc:postgresql://db/p?user=a&" + param;
+            assertThatThrownBy(() -> PaddockHome.resolve(tmp.resolve("h"), null, Map.of(PaddockHome.STORE_ENV, url)))
+                    .isInstanceOf(dev.paddock.common.UsageException.class)
+                    .hasMessageStartingWith("The store URL parameter " + name + " is not taken")
+                    .hasMessageNotContaining(param.substring(param.indexOf('=') + 1));
+            assertThatThrownBy(() -> PaddockHome.resolve(tmp.resolve("h"), url, Map.of()))
+                    .isInstanceOf(dev.paddock.common.UsageException.class);
+        }
     }
 
     @Test

@@ -130,6 +130,47 @@ class PostgresStoreTest {
                         .doesNotContain("\n"));
     }
 
+    @Test
+    void connectionsTheServerCutAreReplacedBeforeAStatementUsesThem() throws Exception {
+        try (Database db = Database.openServer(pg.urlWithLogin())) {
+            // Several connections in the pool, idle.
+            List<Thread> users = new java.util.ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                Thread t = new Thread(() -> {
+                    try {
+                        db.jdbc().query("SELECT pg_sleep(0.2)", rs -> 1);
+                    } catch (StoreException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                t.start();
+                users.add(t);
+            }
+            for (Thread t : users) {
+                t.join();
+            }
+            // What a server restart or a firewall does to them: every one of them is ended by the server.
+            int ended;
+            try (java.sql.Connection admin = pg.connect();
+                    java.sql.Statement st = admin.createStatement();
+                    java.sql.ResultSet rs = st.executeQuery(
+                            "SELECT count(*) FILTER (WHERE pg_terminate_backend(s.pid)) FROM (SELECT pid"
+                                    + " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                                    + " OFFSET 0) s")) {
+                rs.next();
+                ended = rs.getInt(1);
+            }
+            assertThat(ended).as("the pool's connections ended by the server").isPositive();
+            // The pool skips its check for a connection used in the last 500 ms (HikariCP's aliveBypassWindowMs); a
+            // server that went away and came back took longer than that.
+            Thread.sleep(600);
+
+            for (int i = 0; i < 20; i++) {
+                assertThat(db.jdbc().query("SELECT 1", rs -> rs.getInt(1))).containsExactly(1);
+            }
+        }
+    }
+
     private static List<String> history(Database db) throws StoreException {
         return db.jdbc()
                 .query(

@@ -19,17 +19,25 @@ import java.util.stream.Stream;
  * machine's main one that other tests use. Everything lives under a short folder in /tmp (a unix socket path
  * may have at most 107 bytes). Needs root, {@code dockerd} and {@code unshare} on the PATH: without them the test fails when
  * {@code PADDOCK_REQUIRE_DOCKER=1}, else it is skipped.
+ *
+ * <p>{@link #startTls()} makes it a remote engine instead: it listens only on {@code tcp://10.231.N.2:2376} in a
+ * named network namespace of its own joined to the host by a veth pair, requires TLS client certificates
+ * ({@code --tlsverify}; a CA, a server and a client certificate generated with {@code openssl} for this engine
+ * alone, in {@link #tlsDir()}), and has its own bridge and iptables rules inside that namespace, so its containers
+ * have a network the way a remote machine's would. Needs {@code ip}, {@code nsenter} and {@code openssl} as well.
  */
 public final class PrivateDockerd implements AutoCloseable {
     private static final boolean REQUIRED = "1".equals(System.getenv("PADDOCK_REQUIRE_DOCKER"));
 
     private final Path dir;
     private final boolean liveRestore;
+    private final RemoteAddress remote;
     private Process process;
 
-    private PrivateDockerd(Path dir, boolean liveRestore) {
+    private PrivateDockerd(Path dir, boolean liveRestore, RemoteAddress remote) {
         this.dir = dir;
         this.liveRestore = liveRestore;
+        this.remote = remote;
     }
 
     /**
@@ -38,50 +46,108 @@ public final class PrivateDockerd implements AutoCloseable {
      * @param liveRestore {@code --live-restore}: containers run on while the engine is down
      */
     public static PrivateDockerd start(boolean liveRestore) throws IOException {
-        boolean root = "root".equals(System.getProperty("user.name"));
-        boolean installed = Stream.of("dockerd", "unshare")
-                .allMatch(tool -> Stream.of(
-                                System.getenv().getOrDefault("PATH", "").split(":"))
-                        .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, tool))));
-        if (REQUIRED) {
-            assertThat(root && installed)
-                    .as(
-                            "PADDOCK_REQUIRE_DOCKER=1: a private dockerd needs root (%s), and dockerd"
-                                    + " and unshare on the PATH (%s)",
-                            root, installed)
-                    .isTrue();
-        }
-        assumeTrue(root && installed, "a private dockerd needs root, dockerd and unshare on the PATH");
-        PrivateDockerd d = new PrivateDockerd(Files.createTempDirectory(Path.of("/tmp"), "pdk"), liveRestore);
+        requireTools("dockerd", "unshare");
+        PrivateDockerd d = new PrivateDockerd(Files.createTempDirectory(Path.of("/tmp"), "pdk"), liveRestore, null);
         d.startEngine();
         return d;
     }
 
-    /** The engine's address, {@code unix:///tmp/pdkNNN/d.sock}. */
+    /**
+     * Starts a private engine reached only over TCP with TLS client certificates, from its own network namespace
+     * (see the class comment), and waits until it answers (up to 60 s).
+     */
+    public static PrivateDockerd startTls() throws IOException {
+        requireTools("dockerd", "ip", "nsenter", "openssl");
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), "pdk");
+        RemoteAddress remote;
+        try {
+            remote = RemoteAddress.create(dir);
+            TestCertificates.write(dir, remote.engineIp());
+        } catch (IOException | RuntimeException e) {
+            new ProcessBuilder("rm", "-rf", dir.toString()).start();
+            throw e;
+        }
+        PrivateDockerd d = new PrivateDockerd(dir, false, remote);
+        try {
+            d.startEngine();
+        } catch (IOException | RuntimeException | AssertionError e) {
+            d.close();
+            throw e;
+        }
+        return d;
+    }
+
+    private static void requireTools(String... tools) {
+        boolean root = "root".equals(System.getProperty("user.name"));
+        List<String> missing = Stream.of(tools)
+                .filter(tool -> Stream.of(
+                                System.getenv().getOrDefault("PATH", "").split(":"))
+                        .noneMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, tool))))
+                .toList();
+        if (REQUIRED) {
+            assertThat(root && missing.isEmpty())
+                    .as(
+                            "PADDOCK_REQUIRE_DOCKER=1: a private dockerd needs root (%s) and %s on the PATH"
+                                    + " (missing: %s)",
+                            root, List.of(tools), missing)
+                    .isTrue();
+        }
+        assumeTrue(root && missing.isEmpty(), "a private dockerd needs root and " + List.of(tools) + " on the PATH");
+    }
+
+    /**
+     * The engine's address: {@code unix:///tmp/pdkNNN/d.sock}, or {@code tcp://10.231.N.2:2376} for an engine
+     * started with {@link #startTls()}.
+     */
     public String host() {
-        return "unix://" + dir.resolve("d.sock");
+        return remote != null ? "tcp://" + remote.engineIp() + ":2376" : "unix://" + dir.resolve("d.sock");
+    }
+
+    /**
+     * The client's TLS files of an engine started with {@link #startTls()} ({@code ca.pem}, {@code cert.pem},
+     * {@code key.pem}, as a docker context or {@code DOCKER_CERT_PATH} holds them), else null.
+     */
+    public Path tlsDir() {
+        return remote != null ? TestCertificates.clientDir(dir) : null;
+    }
+
+    /** The docker CLI's options to reach this engine: {@code -H} and, for a TLS engine, its certificates. */
+    private List<String> cliOptions() {
+        List<String> opts = new ArrayList<>(List.of("-H", host()));
+        if (remote != null) {
+            Path tls = tlsDir();
+            opts.addAll(List.of(
+                    "--tlsverify",
+                    "--tlscacert",
+                    tls.resolve("ca.pem").toString(),
+                    "--tlscert",
+                    tls.resolve("cert.pem").toString(),
+                    "--tlskey",
+                    tls.resolve("key.pem").toString()));
+        }
+        return opts;
     }
 
     private void startEngine() throws IOException {
         // In a network namespace of its own: a dockerd without a bridge deletes the host's docker0 at start
         // (removeDefaultBridgeInterface), which would cut the main engine's containers off their network.
-        List<String> cmd = new ArrayList<>(List.of(
-                "unshare",
-                "--net",
-                "--",
-                "dockerd",
-                "--host",
-                host(),
+        List<String> cmd = new ArrayList<>();
+        if (remote == null) {
+            cmd.addAll(List.of("unshare", "--net", "--", "dockerd", "--host", host()));
+            cmd.addAll(List.of("--bridge", "none", "--iptables=false", "--ip6tables=false"));
+        } else {
+            // nsenter enters the network namespace alone; `ip netns exec` would also remount /sys, hiding the
+            // cgroup mounts dockerd needs.
+            cmd.addAll(List.of("nsenter", "--net=" + remote.namespacePath(), "--", "dockerd", "--host", host()));
+            cmd.addAll(TestCertificates.serverOptions(dir));
+        }
+        cmd.addAll(List.of(
                 "--data-root",
                 dir.resolve("data").toString(),
                 "--exec-root",
                 dir.resolve("x").toString(),
                 "--pidfile",
-                dir.resolve("d.pid").toString(),
-                "--bridge",
-                "none",
-                "--iptables=false",
-                "--ip6tables=false"));
+                dir.resolve("d.pid").toString()));
         if (liveRestore) {
             cmd.add("--live-restore");
         }
@@ -154,16 +220,18 @@ public final class PrivateDockerd implements AutoCloseable {
 
     /** Runs {@code docker -H <this engine> <args>}. */
     public DockerTests.Result docker(String... args) {
-        List<String> cmd = new ArrayList<>(List.of("-H", host()));
+        List<String> cmd = new ArrayList<>(cliOptions());
         cmd.addAll(List.of(args));
         return DockerTests.docker(cmd.toArray(String[]::new));
     }
 
     /** Copies {@code image} from the machine's main engine into this one ({@code docker save | docker load}). */
     public void load(String image) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("sh", "-c", "docker save \"$1\" | docker -H \"$2\" load", "load", image, host())
-                .redirectErrorStream(true)
-                .start();
+        List<String> cmd = new ArrayList<>(List.of("sh", "-c", "i=$1; shift; docker save \"$i\" | docker \"$@\" load"));
+        cmd.add("load");
+        cmd.add(image);
+        cmd.addAll(cliOptions());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0)
@@ -205,6 +273,9 @@ public final class PrivateDockerd implements AutoCloseable {
                 .filter(h ->
                         h.info().commandLine().map(c -> c.contains(execRoot)).orElse(false))
                 .forEach(ProcessHandle::destroyForcibly);
+        if (remote != null) {
+            remote.delete();
+        }
         try {
             List<String> mounts = Files.readAllLines(Path.of("/proc/self/mounts")).stream()
                     .map(l -> l.split(" ")[1])

@@ -41,7 +41,8 @@ public final class ContainerAgents implements AutoCloseable {
     private final EngineWatch engineWatch;
     private volatile boolean reconciling;
     private final Map<String, Watch> watches = new ConcurrentHashMap<>();
-    private final ContainerMetricsBoard metrics = new ContainerMetricsBoard(java.time.Clock.systemUTC());
+    private final ContainerMetricsBoard metrics;
+    private final boolean ownsMetrics;
     /** When a stats stream that ended was last opened again, by sandbox id (System.nanoTime). */
     private final Map<String, Long> statsRetries = new ConcurrentHashMap<>();
 
@@ -72,8 +73,18 @@ public final class ContainerAgents implements AutoCloseable {
      * @param engineWatch tells whether the engine answers, or null (then it is taken to answer until a call fails)
      */
     public ContainerAgents(Supplier<DockerContainers> factory, EngineWatch engineWatch) {
+        this(factory, engineWatch, null);
+    }
+
+    /**
+     * @param metrics where the figures of its containers go: another engine's board, so the figures of every engine
+     *     are in one (sandbox ids are unique across engines)
+     */
+    ContainerAgents(Supplier<DockerContainers> factory, EngineWatch engineWatch, ContainerMetricsBoard metrics) {
         this.factory = factory;
         this.engineWatch = engineWatch;
+        this.ownsMetrics = metrics == null;
+        this.metrics = metrics != null ? metrics : new ContainerMetricsBoard(java.time.Clock.systemUTC());
     }
 
     /**
@@ -147,9 +158,18 @@ public final class ContainerAgents implements AutoCloseable {
         return new ContainerAgents(null);
     }
 
+    /** An engine that is not there (no longer registered): every operation says {@code why}. */
+    static ContainerAgents missing(String why) {
+        ContainerAgents a = new ContainerAgents(null);
+        a.missing = why;
+        return a;
+    }
+
+    private String missing = "This Paddock has no container tier set up.";
+
     private synchronized DockerContainers containers() throws IsolationException {
         if (factory == null) {
-            throw new IsolationException("This Paddock has no container tier set up.");
+            throw new IsolationException(missing);
         }
         if (containers == null) {
             containers = factory.get();
@@ -418,7 +438,9 @@ public final class ContainerAgents implements AutoCloseable {
     public synchronized void close() {
         watches.values().forEach(Watch::close);
         watches.clear();
-        metrics.close();
+        if (ownsMetrics) {
+            metrics.close();
+        }
         if (containers != null) {
             containers.close();
         }

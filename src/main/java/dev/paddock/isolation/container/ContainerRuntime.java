@@ -38,11 +38,28 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
     static final long ENGINE_EVERY_S = 5;
 
     private final ContainerAgents agents;
+    private final boolean remote;
     private Optional<String> engine;
     private long engineAt;
 
     public ContainerRuntime(ContainerAgents agents) {
+        this(agents, false);
+    }
+
+    /** @param remote whether the engine is on another machine ({@link dev.paddock.container.EngineEntry#isRemote()}) */
+    public ContainerRuntime(ContainerAgents agents, boolean remote) {
         this.agents = agents;
+        this.remote = remote;
+    }
+
+    /**
+     * Whether the engine is on another machine, so a bind mount names a folder of that machine, not this one's
+     * worktree. Today a run's worktree and control directory are bind-mounted all the same ({@link ContainerPlan}):
+     * right for an engine that shares this machine's filesystem, and the place where a workspace delivered to the
+     * engine is to be chosen instead.
+     */
+    public boolean remote() {
+        return remote;
     }
 
     /** The engine-facing part: follows, metrics, the engine's watch. */

@@ -104,7 +104,7 @@ public class HostRuntime implements IsolationRuntime {
 
     /** A task's whole environment: Paddock's own without git's redirecting variables, and the task's. */
     protected Map<String, String> taskEnvironment(RunSpec spec) {
-        Map<String, String> env = new LinkedHashMap<>(System.getenv());
+        Map<String, String> env = Processes.withoutPaddockSecrets(new LinkedHashMap<>(System.getenv()));
         REDIRECTING_VARS.forEach(env::remove);
         env.putAll(spec.env());
         return env;

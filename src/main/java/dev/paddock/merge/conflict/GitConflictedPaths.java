@@ -1,5 +1,6 @@
 package dev.paddock.merge.conflict;
 
+import dev.paddock.common.Processes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,6 +47,7 @@ final class GitConflictedPaths {
                             ours,
                             theirs)
                     .redirectError(ProcessBuilder.Redirect.DISCARD);
+            Processes.withoutPaddockSecrets(pb);
             pb.environment().put("GIT_OBJECT_DIRECTORY", scratch.toString());
             pb.environment()
                     .put(

@@ -142,7 +142,7 @@ public final class DesktopOpener {
         Path err = null;
         try {
             err = Files.createTempFile("paddock-open", ".err");
-            Process p = new ProcessBuilder(cmd)
+            Process p = Processes.withoutPaddockSecrets(new ProcessBuilder(cmd))
                     .directory(dir.toFile())
                     .redirectInput(Processes.NO_INPUT)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)

@@ -43,6 +43,14 @@ public interface ShellBackend {
     /** Registers a callback run (on any thread) with every new probe of the environment. */
     void onEnvironment(Consumer<EnvironmentMonitor.Snapshot> listener);
 
+    /** One line per Docker engine registered besides local (health and load), as last read; none when alone. */
+    default java.util.List<String> engineLines() {
+        return java.util.List.of();
+    }
+
+    /** Registers a callback run (on any thread) with the engines' lines each time they are read again. */
+    default void onEngineLines(Consumer<java.util.List<String>> listener) {}
+
     /**
      * Whether a desktop notification is wanted when a sandbox starts waiting for you (the setting
      * {@code ui.notifications.desktop}). May block on the store: call it off the FX thread.

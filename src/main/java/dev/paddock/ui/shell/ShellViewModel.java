@@ -49,6 +49,8 @@ public final class ShellViewModel implements AutoCloseable {
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final ReadOnlyObjectWrapper<EnvironmentMonitor.Snapshot> environment = new ReadOnlyObjectWrapper<>();
     private final DashboardViewModel dashboard = new DashboardViewModel();
+    private final ReadOnlyObjectWrapper<java.util.List<String>> engines =
+            new ReadOnlyObjectWrapper<>(java.util.List.of());
 
     private final PanelBackends.Starter starter;
     private volatile PanelBackends backends;
@@ -138,6 +140,11 @@ public final class ShellViewModel implements AutoCloseable {
     }
 
     /** Docker engine and bubblewrap, for the status bar (null until the first probe). */
+    public ReadOnlyObjectProperty<java.util.List<String>> enginesProperty() {
+        return engines.getReadOnlyProperty();
+    }
+
+    /** The Docker engine and bubblewrap as last probed, for the status bar. */
     public ReadOnlyObjectProperty<EnvironmentMonitor.Snapshot> environmentProperty() {
         return environment.getReadOnlyProperty();
     }
@@ -213,10 +220,12 @@ public final class ShellViewModel implements AutoCloseable {
                     PanelBackends b = join(starting);
                     backends = b;
                     b.shell().onEnvironment(s -> Platform.runLater(() -> environment.set(s)));
+                    b.shell().onEngineLines(l -> Platform.runLater(() -> engines.set(l)));
                     return b.shell().open(target, repo != null);
                 },
                 opened -> {
                     environment.set(backends.shell().environment());
+                    engines.set(backends.shell().engineLines());
                     dashboard.containers().connect(backends.metrics());
                     // The repository first: its first status is read while the window puts the dashboard in place.
                     showOpened(opened);

@@ -41,7 +41,32 @@ final class StatusBarView extends StatusBar {
             }
         });
         show(vm.environmentProperty().get(), docker, bwrap);
-        getRightItems().addAll(docker, new Separator(javafx.geometry.Orientation.VERTICAL), bwrap);
+        Label others = new Label("", Icons.of(MaterialDesignD.DOCKER, 14));
+        others.setId("status-engines");
+        Separator gap = new Separator(javafx.geometry.Orientation.VERTICAL);
+        vm.enginesProperty().addListener((o, a, lines) -> showEngines(lines, others, gap));
+        showEngines(vm.enginesProperty().get(), others, gap);
+        getRightItems().addAll(docker, gap, others, new Separator(javafx.geometry.Orientation.VERTICAL), bwrap);
+    }
+
+    /**
+     * The engines registered besides local, when there are any: "Engines: 1 of 2 up" (green when all answer, red
+     * when one does not), each engine's health and load in the tooltip.
+     */
+    static void showEngines(java.util.List<String> lines, Label label, Separator gap) {
+        boolean any = lines != null && !lines.isEmpty();
+        label.setVisible(any);
+        label.setManaged(any);
+        gap.setVisible(any);
+        gap.setManaged(any);
+        if (!any) {
+            return;
+        }
+        long up = lines.stream().filter(l -> l.contains(": up")).count();
+        label.setText("Engines: " + up + " of " + lines.size() + " up");
+        label.getStyleClass().removeAll(Style.OK, Style.BAD);
+        label.getStyleClass().add(up == lines.size() ? Style.OK : Style.BAD);
+        label.setTooltip(new Tooltip(String.join("\n", lines)));
     }
 
     private static String describe(RepoRecord r) {

@@ -108,7 +108,9 @@ class ThinCliTest {
         assertThat(thin(args).out()).isEmpty();
         Run run = capture(() -> Paddock.run(args));
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.text()).isEqualTo("No open sandboxes.\n"); // this home's store, opened by the full CLI
+        // this home's store, opened by the full CLI
+        assertThat(run.text())
+                .isEqualTo("No open sandboxes in " + repo.dir().toAbsolutePath().normalize() + ".\n");
     }
 
     @Test

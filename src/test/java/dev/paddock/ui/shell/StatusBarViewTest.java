@@ -103,4 +103,32 @@ class StatusBarViewTest {
         assertThat(docker.getStyleClass()).contains("pd-ok").doesNotContain("pd-bad");
         assertThat(bwrap.getStyleClass()).contains("pd-ok").doesNotContain("pd-bad");
     }
+
+    @Test
+    void otherEnginesShowOnlyWhenRegisteredWithEachOneInTheTooltip(FxRobot robot) throws Exception {
+        vm = new ShellViewModel(h -> dev.paddock.Host.start(h, "panel").panel());
+        WaitForAsyncUtils.asyncFx(() -> {
+                    Scene scene = new Scene(new StatusBarView(vm), 1366, 40);
+                    Theme.LIGHT.apply(scene);
+                    stage.setScene(scene);
+                    stage.show();
+                })
+                .get(10, TimeUnit.SECONDS);
+        Label engines = robot.lookup("#status-engines").queryAs(Label.class);
+        assertThat(engines.isVisible()).as("local alone: nothing more").isFalse();
+        javafx.scene.control.Separator gap = new javafx.scene.control.Separator();
+
+        java.util.List<String> lines = java.util.List.of(
+                "far: up, Docker 27.3.1, 8 CPUs, 5.5 free; 15.6 GiB, 11.6 GiB free; 2 running",
+                "lab: DOWN since 2026-12-08T00:10:00Z (Connection refused)");
+        robot.interact(() -> StatusBarView.showEngines(lines, engines, gap));
+        assertThat(engines.isVisible()).isTrue();
+        assertThat(engines.getText()).isEqualTo("Engines: 1 of 2 up");
+        assertThat(engines.getStyleClass()).contains("pd-bad");
+        assertThat(engines.getTooltip().getText()).isEqualTo(String.join("\n", lines));
+
+        robot.interact(() -> StatusBarView.showEngines(lines.subList(0, 1), engines, gap));
+        assertThat(engines.getText()).isEqualTo("Engines: 1 of 1 up");
+        assertThat(engines.getStyleClass()).contains("pd-ok").doesNotContain("pd-bad");
+    }
 }
