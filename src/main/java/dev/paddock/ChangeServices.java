@@ -109,7 +109,8 @@ final class ChangeServices {
                 checkpoints,
                 () -> {
                     try {
-                        return sandboxes.listLive().stream()
+                        // On a shared store: those this Paddock supervises (another takes the others' checkpoints).
+                        return sandboxes.owners().mine(sandboxes.listLive()).stream()
                                 .filter(s -> s.state() == dev.paddock.sandbox.SandboxState.RUNNING)
                                 .map(dev.paddock.sandbox.SandboxRecord::id)
                                 .toList();

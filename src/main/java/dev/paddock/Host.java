@@ -47,8 +47,9 @@ public final class Host implements AutoCloseable {
     /**
      * Opens the store, starts the environment probes and the API, writes {@code instance.json}, and
      * starts the sandbox supervisor, then the reconciler (orphans, vanished worktrees, removals to finish).
-     * A store on a server is taken for this Paddock first ({@code Database.takeOwnership}): another Paddock that
-     * owns it makes the start fail ({@code StoreOwnedException}, naming it), and losing it later stops this one.
+     * A store on a server is joined first ({@code Database.join}): this Paddock supervises the sandboxes it holds
+     * ({@code sandbox.SandboxOwners}); the coordinator among the Paddocks sharing the store also runs the store-wide
+     * work, and one that loses the coordinator's lease to another stops.
      *
      * @param mode {@code panel} or {@code serve}
      * @throws PaddockException when the store is held by another Paddock or cannot be opened, or the
@@ -73,16 +74,29 @@ public final class Host implements AutoCloseable {
         java.util.concurrent.atomic.AtomicReference<Host> started = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicBoolean lostEarly = new java.util.concurrent.atomic.AtomicBoolean();
         try {
-            // A store on a server: this Paddock alone supervises its sandboxes and runs its merge queue (an H2 file:
-            // its lock did that already, and this does nothing).
-            wiring.database().takeOwnership(HomeStart.hostName(), () -> {
-                Host h = started.get();
-                if (h == null) {
-                    lostEarly.set(true);
-                } else {
-                    h.stopAfterLosingStore();
-                }
-            });
+            // A store on a server: this Paddock joins the others that share it; the coordinator among them runs the
+            // store-wide work (an H2 file: this Paddock, by its lock, and this does nothing).
+            java.util.concurrent.atomic.AtomicBoolean singletons = new java.util.concurrent.atomic.AtomicBoolean();
+            boolean coordinator = wiring.database()
+                    .join(
+                            HomeStart.hostName(),
+                            () -> {
+                                Host h = started.get();
+                                if (h != null) {
+                                    LOG.info(
+                                            "This Paddock is the coordinator of the store {} now",
+                                            wiring.database().name());
+                                    startStoreWideWork(wiring, singletons);
+                                }
+                            },
+                            () -> {
+                                Host h = started.get();
+                                if (h == null) {
+                                    lostEarly.set(true);
+                                } else {
+                                    h.stopAfterLosingStore();
+                                }
+                            });
             wiring.environment().start("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
             wiring.engines().watchAll("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
@@ -116,8 +130,6 @@ public final class Host implements AutoCloseable {
                     ApiPort.read(home.apiPortFile()));
             ApiPort.write(home.apiPortFile(), api.address().getPort());
             api.watchStore(wiring.database().health()::problem);
-            wiring.database().startMaintenance();
-            wiring.eventRetention().start();
             InstanceFile instance = new InstanceFile(
                     ProcessHandle.current().pid(), api.address().getPort(), mode, Instant.now());
             instance.write(home.instanceFile());
@@ -126,8 +138,9 @@ public final class Host implements AutoCloseable {
             wiring.serveSandboxSockets(instance.port(), api::serveRelays);
             writeHookScript(home, wiring.settings().get(dev.paddock.settings.SettingsStore.APPROVAL_TIMEOUT_MS));
             wiring.supervisor().start();
-            wiring.reconciler().start();
-            wiring.merges().queue().start();
+            if (coordinator) {
+                startStoreWideWork(wiring, singletons);
+            }
             api.serveMerges(wiring.merges(), wiring.resolutions());
             api.serveReviews(wiring.reviews());
             api.serveComparisons(wiring.comparisons());
@@ -142,6 +155,9 @@ public final class Host implements AutoCloseable {
             reclaim.start();
             Host host = new Host(wiring, api, instance);
             started.set(host);
+            if (wiring.database().coordinator()) {
+                startStoreWideWork(wiring, singletons); // became it while starting
+            }
             if (lostEarly.get()) {
                 host.stopAfterLosingStore();
                 throw new PaddockException("This Paddock lost the store "
@@ -161,6 +177,21 @@ public final class Host implements AutoCloseable {
             closeAfterFailedStart(api, wiring);
             throw e;
         }
+    }
+
+    /**
+     * Starts what one Paddock runs for the whole store (once): the store's maintenance, event retention, the
+     * reconciler (orphans, vanished worktrees, removals to finish) and the merge queue. On a store several Paddocks
+     * share, the coordinator alone runs it ({@code store.StoreLease}).
+     */
+    private static void startStoreWideWork(Wiring wiring, java.util.concurrent.atomic.AtomicBoolean once) {
+        if (!once.compareAndSet(false, true)) {
+            return;
+        }
+        wiring.database().startMaintenance();
+        wiring.eventRetention().start();
+        wiring.reconciler().start();
+        wiring.merges().queue().start();
     }
 
     /**
@@ -235,10 +266,11 @@ public final class Host implements AutoCloseable {
     /** The lease on the store is lost: stop supervising at once (close), then tell whoever started this Paddock. */
     private void stopAfterLosingStore() {
         LOG.error(
-                "Another Paddock owns the store {} now: this Paddock ({}) stops so that one alone supervises its"
-                        + " sandboxes and runs its merge queue",
-                wiring.database().name(),
-                instance.mode());
+                "This Paddock ({}) lost the coordinator's lease of the store {} (another Paddock holds it, or the"
+                        + " server did not answer for a whole lease): it stops, so that one coordinator alone runs the"
+                        + " store-wide work",
+                instance.mode(),
+                wiring.database().name());
         close();
         whenStoreLost.run();
     }

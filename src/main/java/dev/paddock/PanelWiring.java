@@ -22,14 +22,18 @@ final class PanelWiring {
     /** @param stop what closing the backends stops (the running Host) */
     static PanelBackends backends(Wiring w, AutoCloseable stop) {
         String who = System.getProperty("user.name", "someone") + " in the panel";
+        // The panel's views reload on events: on a store several Paddocks share, the others' too.
+        dev.paddock.events.EventBus events = dev.paddock.events.StoreEventFeed.start(
+                        w.events(), w.bus(), w.database().onServer())
+                .bus();
         return new PanelBackends(
                 w.home().dir(),
-                new ServiceShellBackend(w.workspace(), w.environment(), w.bus(), w.settings())
+                new ServiceShellBackend(w.workspace(), w.environment(), events, w.settings())
                         .engines(w.engines()::lines, w.engines()::onLines),
                 sandboxBackend(w, w.tierChecks()),
-                new BrokerApprovalBackend(w.approvals(), w.bus(), who),
-                new MergeConflictBackend(w.merges(), w.resolutions(), w.bus(), who),
-                new ServiceMergeQueueBackend(w.merges(), w.bus(), who),
+                new BrokerApprovalBackend(w.approvals(), events, who),
+                new MergeConflictBackend(w.merges(), w.resolutions(), events, who),
+                new ServiceMergeQueueBackend(w.merges(), events, who),
                 new ServiceMergeSettingsBackend(w.merges()),
                 new ServiceSharedLayersBackend(w.layers()),
                 new FilePolicyEditorBackend(w.home().dir(), w::approvalTimeoutMs),

@@ -112,6 +112,11 @@ public final class ApprovalBroker implements AutoCloseable {
             armExpiry(a);
         }
         timer.scheduleWithFixedDelay(this::sweepQuietly, SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
+        if (store.shared()) { // another Paddock may decide what this one's requesters wait for
+            DecidedElsewhere elsewhere = new DecidedElsewhere(store, waiters);
+            long every = DecidedElsewhere.POLL_MS;
+            timer.scheduleWithFixedDelay(elsewhere::pollQuietly, every, every, TimeUnit.MILLISECONDS);
+        }
     }
 
     /**

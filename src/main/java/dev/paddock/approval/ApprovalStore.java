@@ -26,9 +26,11 @@ public final class ApprovalStore {
     private final Jdbc jdbc;
     private final EventLog events;
     private final Clock clock;
+    private final boolean shared;
 
     public ApprovalStore(Database db, EventLog events, Clock clock) {
         this.jdbc = db.jdbc();
+        this.shared = db.onServer();
         this.events = events;
         this.clock = clock;
     }
@@ -121,6 +123,23 @@ public final class ApprovalStore {
     }
 
     /** The request with this id. */
+    /** Whether other Paddocks may decide these requests too: a store on a database server several share. */
+    boolean shared() {
+        return shared;
+    }
+
+    /** Those of the requests {@code ids} that are no longer pending (decided, expired, cancelled). */
+    List<Approval> finalOf(java.util.Collection<Long> ids) throws StoreException {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        String marks = String.join(", ", java.util.Collections.nCopies(ids.size(), "?"));
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM approvals WHERE state <> 'pending' AND id IN (" + marks + ")",
+                ApprovalStore::map,
+                ids.toArray());
+    }
+
     public Optional<Approval> find(long id) throws StoreException {
         return jdbc.queryOne("SELECT " + COLUMNS + " FROM approvals WHERE id = ?", ApprovalStore::map, id);
     }

@@ -27,6 +27,11 @@ final class PendingWaiters {
         return w.future;
     }
 
+    /** The approvals someone waits for now. */
+    synchronized List<Long> ids() {
+        return List.copyOf(waiters.keySet());
+    }
+
     /** Hands a final approval to everyone waiting for it. */
     void release(Approval done) {
         Waiter w;

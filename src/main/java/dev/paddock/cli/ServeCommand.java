@@ -75,7 +75,8 @@ public final class ServeCommand implements Callable<Integer> {
         err.flush();
         stopped.await();
         if (storeLost.get()) {
-            err.println("paddock: another Paddock owns the store now; this one stopped (see the log).");
+            err.println("paddock: this Paddock lost the store's coordinator lease (another Paddock holds it, or the"
+                    + " server did not answer for a whole lease); it stopped (see the log).");
             err.flush();
             return 1;
         }

@@ -143,6 +143,18 @@ public final class EventLog {
                 limit);
     }
 
+    /** At most {@code limit} events with ids above {@code id}, oldest first. */
+    public List<Event> after(long id, int limit) throws StoreException {
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM events WHERE id > ? ORDER BY id LIMIT ?", EventLog::map, id, limit);
+    }
+
+    /** The highest event id stored (0 when none). */
+    public long lastId() throws StoreException {
+        return jdbc.queryOne("SELECT COALESCE(MAX(id), 0) FROM events", rs -> rs.getLong(1))
+                .orElse(0L);
+    }
+
     /** Events of one sandbox, oldest first. */
     public List<Event> ofSandbox(String sandboxId) throws StoreException {
         return jdbc.query(

@@ -73,12 +73,19 @@ public final class SandboxStore implements AutoCloseable {
     private final HeartbeatBuffer beats = new HeartbeatBuffer(this::writeBeats);
     private final RunningStates runningStates = new RunningStates();
     private final AgentTurns turns;
+    private final SandboxOwners owners;
 
     public SandboxStore(Database db, EventLog events, Clock clock) {
         this.jdbc = db.jdbc();
+        this.owners = new SandboxOwners(db);
         this.events = events;
         this.clock = clock;
         this.turns = new AgentTurns(jdbc, events, clock);
+    }
+
+    /** Which Paddock supervises each sandbox of a store several share (see {@link SandboxOwners}). */
+    public SandboxOwners owners() {
+        return owners;
     }
 
     /** The agents' turns beside the sandboxes: "waiting for you" and follow-up prompts. */
@@ -148,6 +155,7 @@ public final class SandboxStore implements AutoCloseable {
                     fingerprintJson,
                     spec.group(),
                     spec.engine());
+            owners.holdNew(tx, s.id());
             for (EventDraft e : creationEvents) {
                 events.append(tx, e);
             }

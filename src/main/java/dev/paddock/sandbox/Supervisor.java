@@ -115,6 +115,7 @@ public final class Supervisor implements AutoCloseable {
     }
 
     public void start() {
+        store.owners().start();
         ticking = true;
         timer.scheduleWithFixedDelay(this::safeTick, 0, TICK_MS, TimeUnit.MILLISECONDS);
     }
@@ -157,7 +158,8 @@ public final class Supervisor implements AutoCloseable {
      */
     synchronized int tick() throws StoreException {
         int changed = 0;
-        List<SandboxRecord> live = store.listLive();
+        // On a store several Paddocks share: only the sandboxes this one holds (or takes over now).
+        List<SandboxRecord> live = store.owners().held(store.listLive());
         for (SandboxRecord s : live) {
             try {
                 if (step(s)) {
@@ -480,5 +482,6 @@ public final class Supervisor implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        store.owners().close(); // another Paddock sharing the store takes its sandboxes at once
     }
 }

@@ -401,25 +401,49 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Makes this process the one Paddock that owns the store, for as long as it is open ({@link StoreLease}: renewed
-     * in the background, given up by {@link #close}); an H2 file's lock does that already, and this does nothing there.
+     * Joins the store as one of the Paddocks that share it ({@link StoreLease}, renewed in the background, given up
+     * by {@link #close}): this process is the store's coordinator (it runs the store-wide work: merge queue, event
+     * retention, reconciler) when no other Paddock's coordinator lease is live, else it takes that role once the
+     * holder's lease expired. An H2 file has one Paddock by its lock: this does nothing there and returns true.
      *
-     * @param onLost runs once, on the lease's thread, when another Paddock owns the store after all (the caller must
-     *     stop supervising and close)
-     * @throws StoreOwnedException when another Paddock's lease is live, naming it
+     * @param onCoordinator runs once, on the lease's thread, when this process becomes the coordinator later
+     * @param onLost runs once, on the lease's thread, when another Paddock took the coordinator's lease this one held
+     *     (the caller must stop)
+     * @return whether this process is the coordinator now
+     * @throws StoreException when the server cannot be asked
      */
-    public void takeOwnership(String host, Runnable onLost) throws StoreException {
-        takeOwnership(host, StoreLease.LENGTH, onLost);
+    public boolean join(String host, Runnable onCoordinator, Runnable onLost) throws StoreException {
+        return join(host, StoreLease.LENGTH, onCoordinator, onLost);
     }
 
-    /** {@link #takeOwnership(String, Runnable)} with a lease of {@code length}; for tests. */
-    public void takeOwnership(String host, java.time.Duration length, Runnable onLost) throws StoreException {
-        if (!onServer() || lease != null) {
-            return;
+    /** {@link #join(String, Runnable, Runnable)} with a lease of {@code length}; for tests. */
+    public boolean join(String host, java.time.Duration length, Runnable onCoordinator, Runnable onLost)
+            throws StoreException {
+        if (!onServer()) {
+            return true;
         }
-        StoreLease l = StoreLease.take(this, host, ProcessHandle.current().pid(), length);
+        if (lease != null) {
+            return lease.coordinator();
+        }
+        StoreLease l = StoreLease.join(this, host, ProcessHandle.current().pid(), length);
         lease = l;
-        l.start(onLost);
+        l.start(onCoordinator, onLost);
+        return l.coordinator();
+    }
+
+    /** Whether this process runs the store-wide work: an H2 store's one Paddock, or a server store's coordinator. */
+    public boolean coordinator() {
+        StoreLease l = lease;
+        return !onServer() || (l != null && l.coordinator());
+    }
+
+    /**
+     * This process among the Paddocks that share a store on a server ({@code host:pid:random}), once it
+     * {@link #join}ed it; null before, and for a store in an H2 file.
+     */
+    public String owner() {
+        StoreLease l = lease;
+        return l == null ? null : l.owner();
     }
 
     /** Query and transaction helper over this database's pool. */

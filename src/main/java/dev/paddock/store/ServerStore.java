@@ -26,6 +26,8 @@ final class ServerStore {
     private static final Logger LOG = LoggerFactory.getLogger(ServerStore.class);
     /** The URLs this class takes. */
     static final String PREFIX = "jdbc:postgresql:";
+    /** How long a read from the server may wait, in seconds, unless the URL says otherwise. */
+    static final int SOCKET_TIMEOUT_S = 30;
 
     private ServerStore() {}
 
@@ -47,6 +49,12 @@ final class ServerStore {
             throw new StoreException("The store URL " + name + " is not valid: the PostgreSQL driver refused it (a"
                     + " bad port or % escape?). A shared store is named by a URL such as"
                     + " jdbc:postgresql://HOST:PORT/DATABASE?user=NAME.");
+        }
+        if (!url.contains("socketTimeout=")) {
+            // A server that stops answering without closing the connection (hung, a network cut without a reset)
+            // fails a read after this long instead of holding its thread for ever (the lease's watchdog stops a
+            // coordinator sooner: StoreLease). A URL's own socketTimeout wins (0: wait for ever).
+            source.setSocketTimeout(SOCKET_TIMEOUT_S);
         }
         // The first connection straight from the driver: its refusal (a wrong password, no server) is the message,
         // not the pool's "not available, request timed out".

@@ -15,17 +15,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one Paddock that owns a store on a database server: the server's counterpart of an H2 file's lock, until
- * sandboxes have leases of their own. The row of {@code store_owner} (V23) names the owner (host, pid and a random
- * part), when it took the store, and when its lease expires; the owner renews it every {@link #RENEW_EVERY}, for
- * {@link #LENGTH} from the server's clock (hosts' clocks play no part).
+ * The coordinator among the Paddocks that share a store on a database server (docs/decisions/0026 and 0028): the one
+ * that runs the store-wide work (merge queue, event retention, reconciler). The row of {@code store_owner} (V23)
+ * names it (host, pid and a random part: the id this process also holds its sandboxes' leases with), when it took the
+ * role, and when its lease expires; it renews it every {@link #RENEW_EVERY}, for {@link #LENGTH} from the server's
+ * clock (hosts' clocks play no part).
  *
  * <p>Taking it is a compare-and-set: an update of a row that expired (or is this owner's), else an insert of the
- * row, which the primary key lets one Paddock alone make. A Paddock that finds the row live refuses to start
- * ({@link StoreOwnedException}, naming the holder). A holder killed with {@code kill -9} leaves its row: the store
- * can be taken again once it expired, {@link #LENGTH} after its last renewal. A renewal that finds another owner
- * (or that cannot reach the server for longer than a lease) has lost the store: {@code onLost} runs once, and the
- * Paddock must stop.
+ * row, which the primary key lets one Paddock alone make. A Paddock that {@link #join}s while the row is live stands
+ * by and tries again every renewal period; {@link #take} refuses instead ({@link StoreOwnedException}, naming the
+ * holder). A holder killed with {@code kill -9} leaves its row: it can be taken once it expired, {@link #LENGTH}
+ * after its last renewal. A renewal that finds another owner (or that cannot reach the server for longer than a
+ * lease) has lost the role: {@code onLost} runs once, and the Paddock must stop.
  */
 public final class StoreLease {
     private static final Logger LOG = LoggerFactory.getLogger(StoreLease.class);
@@ -39,16 +40,22 @@ public final class StoreLease {
     private final Database db;
     private final String owner;
     private final Duration length;
+    private final String host;
+    private final long pid;
+    private boolean coordinator;
     private final Object lock = new Object();
     private ScheduledExecutorService renewer;
+    private ScheduledExecutorService watchdog;
     private long renewedAt; // System.nanoTime() of the last renewal that succeeded
     private boolean lost;
     private boolean released;
 
-    private StoreLease(Database db, String owner, Duration length) {
+    private StoreLease(Database db, String owner, Duration length, String host, long pid) {
         this.db = db;
         this.owner = owner;
         this.length = length;
+        this.host = host;
+        this.pid = pid;
         this.renewedAt = System.nanoTime();
     }
 
@@ -66,20 +73,53 @@ public final class StoreLease {
      * @throws StoreException when the server cannot be asked
      */
     static StoreLease take(Database db, String host, long pid, Duration length) throws StoreException {
-        StoreLease lease = new StoreLease(db, newOwner(host, pid), length);
+        StoreLease lease = new StoreLease(db, newOwner(host, pid), length, host, pid);
+        Holder h = lease.tryTake();
+        if (h != null) {
+            throw new StoreOwnedException(h.describe(db.name()));
+        }
+        return lease;
+    }
+
+    /**
+     * Joins the store of {@code db} as this process: the coordinator when no other Paddock's lease is live (see
+     * {@link #coordinator()}), else standing by to take that role once the holder's lease expired ({@link #start}).
+     *
+     * @throws StoreException when the server cannot be asked
+     */
+    static StoreLease join(Database db, String host, long pid, Duration length) throws StoreException {
+        StoreLease lease = new StoreLease(db, newOwner(host, pid), length, host, pid);
+        Holder h = lease.tryTake();
+        if (h != null) {
+            LOG.info(
+                    "Joined the store {} ({}); its coordinator is the Paddock on host {}, pid {}",
+                    db.name(),
+                    lease.owner,
+                    h.host(),
+                    h.pid());
+        }
+        return lease;
+    }
+
+    /** Takes the row if it is free or expired: null when taken, else the live holder. */
+    private Holder tryTake() throws StoreException {
         for (int attempt = 0; attempt < 3; attempt++) {
             try (Connection c = db.connection()) {
-                if (lease.takeOver(c, host, pid) || lease.insert(c, host, pid)) {
+                if (takeOver(c, host, pid) || insert(c, host, pid)) {
+                    synchronized (lock) {
+                        coordinator = true;
+                        renewedAt = System.nanoTime();
+                    }
                     LOG.info(
-                            "Owner of the store {} ({}) for {} s at a time",
+                            "Coordinator of the store {} ({}) for {} s at a time",
                             db.name(),
-                            lease.owner,
+                            owner,
                             length.toSeconds());
-                    return lease;
+                    return null;
                 }
                 Holder h = holder(c);
                 if (h != null && h.live()) {
-                    throw new StoreOwnedException(h.describe(db.name()));
+                    return h;
                 }
                 // it expired or was released since: try again
             } catch (SQLException e) {
@@ -90,6 +130,13 @@ public final class StoreLease {
             }
         }
         throw new StoreException("Cannot take the store " + db.name() + " for this Paddock: its owner keeps changing.");
+    }
+
+    /** Whether this process holds the coordinator's row now. */
+    boolean coordinator() {
+        synchronized (lock) {
+            return coordinator && !lost && !released;
+        }
     }
 
     private boolean takeOver(Connection c, String host, long pid) throws SQLException {
@@ -155,100 +202,219 @@ public final class StoreLease {
     }
 
     /**
-     * Renews the lease every {@link #RENEW_EVERY} on a thread of its own until {@link #release}; {@code onLost} runs
-     * once (on that thread) when it is lost.
+     * Renews the lease every {@link #RENEW_EVERY} on a thread of its own until {@link #release}, or, while another
+     * Paddock is the coordinator, tries to take it as often: {@code onCoordinator} runs (on that thread) when this
+     * process becomes the coordinator after {@link #join}; {@code onLost} runs once when a lease it held is lost. A
+     * watchdog on a thread of its own ({@code store-watchdog}) finds the lease lost when its last renewal that
+     * succeeded is older than the lease, whatever the renewal is doing (waiting on a server that does not answer).
      */
-    void start(Runnable onLost) {
+    void start(Runnable onCoordinator, Runnable onLost) {
         ScheduledExecutorService s =
                 Executors.newSingleThreadScheduledExecutor(dev.paddock.common.Threads.daemon("store-lease"));
+        ScheduledExecutorService w =
+                Executors.newSingleThreadScheduledExecutor(dev.paddock.common.Threads.daemon("store-watchdog"));
         synchronized (lock) {
             renewer = s;
+            watchdog = w;
         }
-        long every = Math.min(RENEW_EVERY.toMillis(), Math.max(100, length.toMillis() / 3));
+        java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable lostOnce = () -> {
+            if (told.compareAndSet(false, true)) {
+                s.shutdownNow();
+                w.shutdown();
+                onLost.run();
+            }
+        };
+        long every = renewEveryMs();
         s.scheduleWithFixedDelay(
                 () -> {
-                    if (!renew()) {
-                        s.shutdown();
-                        onLost.run();
+                    if (coordinator()) {
+                        if (!renew()) {
+                            lostOnce.run();
+                        }
+                        return;
+                    }
+                    synchronized (lock) {
+                        if (lost || released) {
+                            return;
+                        }
+                    }
+                    try {
+                        if (tryTake() == null) {
+                            onCoordinator.run();
+                        }
+                    } catch (StoreException | RuntimeException e) {
+                        LOG.warn("Cannot take the coordinator's lease of {}: {}", db.name(), e.getMessage());
                     }
                 },
                 every,
                 every,
                 TimeUnit.MILLISECONDS);
+        long look = Math.max(50, Math.min(1_000, length.toMillis() / 6));
+        w.scheduleWithFixedDelay(
+                () -> {
+                    if (overdue()) {
+                        lostOnce.run();
+                    }
+                },
+                look,
+                look,
+                TimeUnit.MILLISECONDS);
+    }
+
+    private long renewEveryMs() {
+        return Math.min(RENEW_EVERY.toMillis(), Math.max(100, length.toMillis() / 3));
+    }
+
+    /**
+     * Whether this coordinator's last renewal that succeeded is older than the lease: then it is lost (another
+     * Paddock may hold it now) even if the renewal still waits for the server.
+     */
+    boolean overdue() {
+        synchronized (lock) {
+            if (!coordinator || lost || released) {
+                return false;
+            }
+            long since = System.nanoTime() - renewedAt;
+            if (since < length.toNanos()) {
+                return false;
+            }
+            lost = true;
+            LOG.error(
+                    "This Paddock lost the store {}: its lease was last renewed {} ms ago (the server does not"
+                            + " answer), longer than the lease",
+                    db.name(),
+                    since / 1_000_000L);
+            return true;
+        }
+    }
+
+    /** {@link #start(Runnable, Runnable)} for a lease {@link #take}n: it is the coordinator already. */
+    void start(Runnable onLost) {
+        start(() -> {}, onLost);
     }
 
     /**
      * Renews the lease once; false when it is lost: another Paddock owns the store now, or the server could not be
      * reached for longer than a lease (another may have taken it meanwhile). A failure within a lease is logged and
-     * tried again at the next renewal.
+     * tried again at the next renewal. The statement may wait for the server for one renewal period at most (its
+     * query and network timeouts); the lock is not held meanwhile, so the watchdog and a stop never wait for it.
      */
     boolean renew() {
         synchronized (lock) {
             if (lost || released) {
                 return !lost;
             }
-            try (Connection c = db.connection();
-                    PreparedStatement s = c.prepareStatement("UPDATE store_owner SET heartbeat = CURRENT_TIMESTAMP,"
-                            + " expires = " + EXPIRES + " WHERE id = 1 AND owner = ?")) {
+        }
+        int seconds = (int) Math.max(1, renewEveryMs() / 1000);
+        try (Connection c = db.connection();
+                NetworkTimeout t = NetworkTimeout.of(c, seconds * 1000 + 1000)) {
+            try (PreparedStatement s = c.prepareStatement("UPDATE store_owner SET heartbeat = CURRENT_TIMESTAMP,"
+                    + " expires = " + EXPIRES + " WHERE id = 1 AND owner = ?")) {
+                s.setQueryTimeout(seconds);
                 s.setLong(1, length.toMillis());
                 s.setString(2, owner);
                 if (s.executeUpdate() == 1) {
-                    renewedAt = System.nanoTime();
-                    return true;
+                    synchronized (lock) {
+                        if (lost) {
+                            return false; // the watchdog gave it up meanwhile
+                        }
+                        renewedAt = System.nanoTime();
+                        return true;
+                    }
                 }
-                Holder h = holder(c);
-                LOG.error(
-                        "This Paddock lost the store {}: {}",
-                        db.name(),
-                        h == null
-                                ? "its owner's row was removed"
-                                : "it is owned by host " + h.host() + ", pid " + h.pid());
+            }
+            Holder h = holder(c);
+            LOG.error(
+                    "This Paddock lost the store {}: {}",
+                    db.name(),
+                    h == null ? "its owner's row was removed" : "it is owned by host " + h.host() + ", pid " + h.pid());
+            synchronized (lock) {
                 lost = true;
-                return false;
-            } catch (SQLException e) {
+            }
+            return false;
+        } catch (SQLException e) {
+            synchronized (lock) {
                 long since = System.nanoTime() - renewedAt;
-                if (since >= length.toNanos()) {
-                    LOG.error(
-                            "This Paddock lost the store {}: its lease could not be renewed for {} s ({})",
-                            db.name(),
-                            since / 1_000_000_000L,
-                            StoreErrors.firstLine(e.getMessage()));
+                if (lost || since >= length.toNanos()) {
+                    if (!lost) {
+                        LOG.error(
+                                "This Paddock lost the store {}: its lease could not be renewed for {} s ({})",
+                                db.name(),
+                                since / 1_000_000_000L,
+                                StoreErrors.firstLine(e.getMessage()));
+                    }
                     lost = true;
                     return false;
                 }
-                LOG.warn(
-                        "Cannot renew the lease on the store {}: {}", db.name(), StoreErrors.firstLine(e.getMessage()));
-                return true;
             }
+            LOG.warn("Cannot renew the lease on the store {}: {}", db.name(), StoreErrors.firstLine(e.getMessage()));
+            return true;
         }
     }
 
     /** Stops renewing and gives the store up (a lost lease is left to its new owner). Safe to call more than once. */
     void release() {
         ScheduledExecutorService s;
+        ScheduledExecutorService w;
+        boolean giveUp;
         synchronized (lock) {
             if (released) {
                 return;
             }
             released = true;
             s = renewer;
-            if (!lost) {
-                try (Connection c = db.connection();
-                        PreparedStatement d =
-                                c.prepareStatement("DELETE FROM store_owner WHERE id = 1 AND owner = ?")) {
-                    d.setString(1, owner);
-                    d.executeUpdate();
-                    LOG.info("Gave up the store {}", db.name());
-                } catch (SQLException e) {
-                    LOG.warn(
-                            "Cannot give up the store {} (it is free once the lease expires): {}",
-                            db.name(),
-                            StoreErrors.firstLine(e.getMessage()));
-                }
-            }
+            w = watchdog;
+            giveUp = !lost && coordinator;
         }
         if (s != null) {
             s.shutdownNow();
+        }
+        if (w != null) {
+            w.shutdownNow();
+        }
+        if (giveUp) {
+            try (Connection c = db.connection();
+                    PreparedStatement d = c.prepareStatement("DELETE FROM store_owner WHERE id = 1 AND owner = ?")) {
+                d.setQueryTimeout((int) Math.max(1, renewEveryMs() / 1000));
+                d.setString(1, owner);
+                d.executeUpdate();
+                LOG.info("Gave up the store {}", db.name());
+            } catch (SQLException e) {
+                LOG.warn(
+                        "Cannot give up the store {} (it is free once the lease expires): {}",
+                        db.name(),
+                        StoreErrors.firstLine(e.getMessage()));
+            }
+        }
+    }
+
+    /**
+     * A connection's network timeout for one renewal: how long a read may wait for the server, put back as it was
+     * when closed (the connection goes back to the pool).
+     */
+    private static final class NetworkTimeout implements AutoCloseable {
+        private final Connection c;
+        private final int before;
+
+        private NetworkTimeout(Connection c, int before) {
+            this.c = c;
+            this.before = before;
+        }
+
+        static NetworkTimeout of(Connection c, int ms) throws SQLException {
+            int before = c.getNetworkTimeout();
+            c.setNetworkTimeout(Runnable::run, ms);
+            return new NetworkTimeout(c, before);
+        }
+
+        @Override
+        public void close() {
+            try {
+                c.setNetworkTimeout(Runnable::run, before);
+            } catch (SQLException brokenAlready) {
+                // the pool drops a connection that failed
+            }
         }
     }
 

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A full disk, for real: the Paddock home on an 8 MB tmpfs, filled up with a filler file. Paddock says "Disk full"
+ * A full disk, for real: the Paddock home on a 12 MB tmpfs, filled up with a filler file. Paddock says "Disk full"
  * naming the folder and the space it needs, changes nothing in the store it could not migrate, and answers
  * {@code /v1/health} with 503 while the store cannot write.
  */
@@ -41,7 +41,7 @@ class StoreDiskFullTest {
 
     @BeforeEach
     void mount() throws Exception {
-        disk = SmallDisk.mount(tmp.resolve("disk"), 8);
+        disk = SmallDisk.mount(tmp.resolve("disk"), 12);
     }
 
     @AfterEach

@@ -60,8 +60,15 @@ public final class ServeProcess implements AutoCloseable {
      * from) its environment: what its agents take from Paddock's environment.
      */
     public static ServeProcess start(Path dir, Map<String, String> env) {
+        return start(dir, BrokerRig.repoWithPolicy(dir.resolve("repo")), env);
+    }
+
+    /**
+     * Starts {@code paddock serve} on {@code dir/home} watching {@code repo} (several may watch one, each with a
+     * home of its own), with {@code env} added to its environment.
+     */
+    public static ServeProcess start(Path dir, TempRepo repo, Map<String, String> env) {
         Path home = dir.resolve("home");
-        TempRepo repo = BrokerRig.repoWithPolicy(dir.resolve("repo"));
         ChildJvm child = ChildJvm.start(
                 dir.resolve("child"),
                 env,
@@ -107,11 +114,16 @@ public final class ServeProcess implements AutoCloseable {
 
     /** Creates a sandbox running {@code sleep 300} and waits until it runs; returns its id. */
     public String runningSandbox(String task) throws Exception {
+        return runningSandbox(task, "sleep 300");
+    }
+
+    /** Creates a sandbox running {@code command} and waits until it runs; returns its id. */
+    public String runningSandbox(String task, String command) throws Exception {
         ObjectNode n = Json.mapper()
                 .createObjectNode()
                 .put("repo", repo.dir().toString())
                 .put("task", task)
-                .put("command", "sleep 300");
+                .put("command", command);
         HttpResponse<String> r = call("POST", "/v1/sandboxes", n.toString());
         if (r.statusCode() != 201) {
             throw new AssertionError("sandbox not created: " + r.statusCode() + " " + r.body());
@@ -211,6 +223,17 @@ public final class ServeProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
         }
+    }
+
+    /** {@code kill -9} of this Paddock alone: its agents outlive it, as they would. */
+    public void kill9LeavingAgents() throws InterruptedException {
+        child.process().destroyForcibly();
+        child.process().waitFor();
+    }
+
+    /** A sandbox's state as this Paddock's API tells it (null when it cannot). */
+    public String stateOf(String id) {
+        return state(id);
     }
 
     private String state(String id) {
