@@ -341,7 +341,13 @@ public final class Reconciler implements AutoCloseable {
         List<Orphan> orphans = scanner.scan(main, listed, open);
         report.orphans().addAll(orphans);
         reportNewOrphans(repo, orphans);
+        // On a store several Paddocks share, a sandbox another one holds is that one's to judge: its worktree may be
+        // on another machine, where it has not vanished.
+        java.util.Set<String> elsewhere = store.owners().heldByOthers(open);
         for (SandboxRecord s : open) {
+            if (elsewhere.contains(s.id())) {
+                continue;
+            }
             try {
                 check(s, report);
             } catch (PaddockException | RuntimeException e) {

@@ -151,6 +151,25 @@ public final class SandboxOwners implements AutoCloseable {
         return records.stream().filter(s -> held.contains(s.id())).toList();
     }
 
+    /**
+     * The ids among {@code records} whose live lease another Paddock holds, taking none: none for an H2 store. Their
+     * holder judges them (a worktree that is not on this machine has not vanished).
+     */
+    public java.util.Set<String> heldByOthers(List<SandboxRecord> records) throws StoreException {
+        if (!shared() || records.isEmpty()) {
+            return java.util.Set.of();
+        }
+        String me = db.owner();
+        java.util.Set<String> ids =
+                new java.util.HashSet<>(records.stream().map(SandboxRecord::id).toList());
+        java.util.Set<String> others = new java.util.HashSet<>(jdbc.query(
+                "SELECT sandbox_id FROM sandbox_owner WHERE owner <> ? AND expires >= CURRENT_TIMESTAMP",
+                rs -> rs.getString(1),
+                me == null ? "" : me));
+        others.retainAll(ids);
+        return others;
+    }
+
     /** Takes sandbox {@code id} by compare-and-set: inserts its row, or takes over the expired one. */
     private boolean take(String id, Row was, String me) throws StoreException {
         boolean taken;

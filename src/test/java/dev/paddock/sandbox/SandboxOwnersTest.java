@@ -68,6 +68,10 @@ class SandboxOwnersTest {
         assertThat(owner("s-001")).isEqualTo(a.owner());
         assertThat(ids(storeA.owners().mine(storeA.listLive()))).containsExactly("s-001");
         assertThat(ids(storeB.owners().mine(storeB.listLive()))).isEmpty();
+        assertThat(storeB.owners().heldByOthers(storeB.listLive()))
+                .as("the reconciler of B leaves it to A")
+                .containsExactly("s-001");
+        assertThat(storeA.owners().heldByOthers(storeA.listLive())).isEmpty();
         assertThat(storeA.owners().renew())
                 .as("one statement renews A's leases")
                 .isEqualTo(1);
