@@ -63,12 +63,14 @@ public final class CliText {
                     : "No open sandboxes in " + repo.toAbsolutePath().normalize() + ".\n";
         }
         int idWidth = 2;
+        int tierWidth = 9;
         int branchWidth = 6;
         for (SandboxView s : list) {
             idWidth = Math.max(idWidth, s.id().length());
+            tierWidth = Math.max(tierWidth, tier(s).length());
             branchWidth = Math.max(branchWidth, s.branch().length());
         }
-        String fmt = "%-" + idWidth + "s  %-9s  %-14s  %-" + branchWidth + "s  %s%n";
+        String fmt = "%-" + idWidth + "s  %-" + tierWidth + "s  %-14s  %-" + branchWidth + "s  %s%n";
         StringBuilder b = new StringBuilder(String.format(locale, fmt, "ID", "TIER", "STATE", "BRANCH", "PROGRESS"));
         for (SandboxView s : list) {
             String note = s.engineUnreachable()
@@ -76,12 +78,16 @@ public final class CliText {
                             + " does not answer; last known " + s.state() + ")"
                     : s.progress() != null ? s.progress() : s.lastError() != null ? "(" + s.lastError() + ")" : "";
             String state = s.engineUnreachable() ? "unknown" : s.state();
-            String tier = s.engine() == null || s.engine().equals(dev.paddock.isolation.Engines.LOCAL)
-                    ? s.tier()
-                    : s.tier() + "@" + s.engine(); // container@build: on a registered engine
-            b.append(String.format(locale, fmt, s.id(), tier, state, s.branch(), note));
+            b.append(String.format(locale, fmt, s.id(), tier(s), state, s.branch(), note));
         }
         return b.toString();
+    }
+
+    /** The tier, with the engine of a sandbox on a registered one: {@code container@build}. */
+    private static String tier(SandboxView s) {
+        return s.engine() == null || s.engine().equals(dev.paddock.isolation.Engines.LOCAL)
+                ? s.tier()
+                : s.tier() + "@" + s.engine();
     }
 
     /**

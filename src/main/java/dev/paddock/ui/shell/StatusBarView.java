@@ -50,7 +50,7 @@ final class StatusBarView extends StatusBar {
     }
 
     /**
-     * The engines registered besides local, when there are any: "Engines: 1 of 2 up" (green when all answer, red
+     * The engines registered besides local, when there are any: "Other engines: 1 of 2 up" (green when all answer, red
      * when one does not), each engine's health and load in the tooltip.
      */
     static void showEngines(java.util.List<String> lines, Label label, Separator gap) {
@@ -63,7 +63,7 @@ final class StatusBarView extends StatusBar {
             return;
         }
         long up = lines.stream().filter(l -> l.contains(": up")).count();
-        label.setText("Engines: " + up + " of " + lines.size() + " up");
+        label.setText("Other engines: " + up + " of " + lines.size() + " up"); // local has the Docker item
         label.getStyleClass().removeAll(Style.OK, Style.BAD);
         label.getStyleClass().add(up == lines.size() ? Style.OK : Style.BAD);
         label.setTooltip(new Tooltip(String.join("\n", lines)));

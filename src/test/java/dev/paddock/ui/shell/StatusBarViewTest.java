@@ -123,12 +123,12 @@ class StatusBarViewTest {
                 "lab: DOWN since 2026-12-08T00:10:00Z (Connection refused)");
         robot.interact(() -> StatusBarView.showEngines(lines, engines, gap));
         assertThat(engines.isVisible()).isTrue();
-        assertThat(engines.getText()).isEqualTo("Engines: 1 of 2 up");
+        assertThat(engines.getText()).isEqualTo("Other engines: 1 of 2 up");
         assertThat(engines.getStyleClass()).contains("pd-bad");
         assertThat(engines.getTooltip().getText()).isEqualTo(String.join("\n", lines));
 
         robot.interact(() -> StatusBarView.showEngines(lines.subList(0, 1), engines, gap));
-        assertThat(engines.getText()).isEqualTo("Engines: 1 of 1 up");
+        assertThat(engines.getText()).isEqualTo("Other engines: 1 of 1 up");
         assertThat(engines.getStyleClass()).contains("pd-ok").doesNotContain("pd-bad");
     }
 }
