@@ -133,6 +133,14 @@ public final class SandboxNewCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws PaddockException {
+        if ((engine != null || (engineLabels != null && !engineLabels.isEmpty()))
+                && tier != null
+                && !tier.equals("container")) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--engine and --engine-label are for the container tier, not --tier " + tier
+                            + ": add --tier container, or leave them out.");
+        }
         if (agents != null) {
             return fanOut();
         }

@@ -244,6 +244,21 @@ class SandboxCommandTest {
                         + " --cmd CMD, or pick an agent with --agent claude|codex|gemini|aider|custom.");
         assertThat(modelWithCustom.exit()).as(modelWithCustom.describe()).isEqualTo(2);
         assertThat(modelWithCustom.err()).contains("--model is for an agent preset");
+        Run engineOfAWorktree = sandbox(
+                "new",
+                "--repo",
+                repo.dir().toString(),
+                "--task",
+                "Bad",
+                "--cmd",
+                "true",
+                "--tier",
+                "worktree",
+                "--engine",
+                "build");
+        assertThat(engineOfAWorktree.exit()).as(engineOfAWorktree.describe()).isEqualTo(2);
+        assertThat(engineOfAWorktree.err())
+                .contains("--engine and --engine-label are for the container tier, not --tier worktree");
         assertThat(repo.dir().resolve(".worktrees")).doesNotExist();
         assertThat(client.list(repo.dir())).isEmpty();
     }
