@@ -99,6 +99,13 @@ public interface IsolationRuntime {
     default void syncWorkspace(String key) {}
 
     /**
+     * The engine answers again after an outage: the workspaces of runs that ended meanwhile ({@code ended}) and of
+     * runs whose bring-back failed are brought back where the runs work on a copy (an engine on another machine).
+     * Failures are logged, never thrown.
+     */
+    default void engineBack(java.util.Collection<String> ended) {}
+
+    /**
      * Runs a task to its end: output appended to its log, stopped after {@code timeout} or when {@code cancelled},
      * nothing of it left afterwards in any case.
      *

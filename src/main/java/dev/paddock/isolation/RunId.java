@@ -17,6 +17,12 @@ import java.util.Map;
  *     the process that started them is gone, or null
  */
 public record RunId(String key, String name, Map<String, String> labels, Path controlDir, Path log, Marker marker) {
+    /**
+     * The file in a run's control directory saying that the workspace on a remote engine holds work not brought
+     * back yet (its text says why): a strict removal refuses while it is there.
+     */
+    public static final String WORKSPACE_OWED = "remote-workspace.owed";
+
     public RunId {
         labels = Map.copyOf(labels);
     }

@@ -164,6 +164,9 @@ public final class ContainerEngineLifecycle {
         } finally {
             containers.holdWhileReconciling(false);
         }
+        List<String> ended = new ArrayList<>(out.vanished());
+        ended.addAll(out.exited());
+        containers.engineBack(ended); // work on a remote engine whose run ended comes back now
         if (!out.vanished().isEmpty()
                 || !out.exited().isEmpty()
                 || !out.runningOn().isEmpty()) {

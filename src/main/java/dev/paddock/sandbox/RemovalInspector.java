@@ -43,6 +43,7 @@ final class RemovalInspector {
      * @param submodules what its submodules hold (their paths are in the plan's uncommitted ones too): work that no
      *     commit on the sandbox's branch can keep
      * @param base what the branch was compared with, or null when it has no branch (any more)
+     * @param remoteOwed why the workspace on a remote engine holds work not brought back yet, or null
      */
     record Inspection(
             RemovalPlan plan,
@@ -50,7 +51,8 @@ final class RemovalInspector {
             String headBranch,
             List<String> detachedCommits,
             Submodules.Work submodules,
-            BaseComparison base) {}
+            BaseComparison base,
+            String remoteOwed) {}
 
     /**
      * The worktree path of a sandbox, if Paddock may delete it: absolute, strictly inside
@@ -139,7 +141,23 @@ final class RemovalInspector {
                 submodules.commits(),
                 base == null ? null : base.label(),
                 ignored);
-        return new Inspection(plan, isWorktree, headBranch, detached, submodules, base);
+        return new Inspection(plan, isWorktree, headBranch, detached, submodules, base, remoteOwed(s, main));
+    }
+
+    /** What the sandbox's control directory says of work on a remote engine not brought back, or null. */
+    static String remoteOwed(SandboxRecord s, Path main) throws SandboxException {
+        Path f = main.resolve(SandboxLayout.ROOT)
+                .resolve(s.id())
+                .resolve(SandboxLayout.CONTROL)
+                .resolve(dev.paddock.isolation.RunId.WORKSPACE_OWED);
+        if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        try {
+            return Files.readString(f).strip();
+        } catch (IOException e) {
+            throw new SandboxException("Cannot read " + f + ": " + e.getMessage() + "; nothing was changed.", e);
+        }
     }
 
     /** The entry git keeps for {@code worktree}, if it lists one. */

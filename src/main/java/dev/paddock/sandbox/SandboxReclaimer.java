@@ -187,6 +187,9 @@ public final class SandboxReclaimer {
                 throw new SandboxConflictException(
                         s.id() + " is being merged; remove it once the merge queue is done with it.");
             }
+            if (mode != RemoveMode.FORCE) {
+                supervisor.syncWorkspace(s); // work left on a remote engine comes back first, when it answers
+            }
             RemovalInspector.Inspection in = inspector.inspect(s, main, worktree);
             refuseIfLosing(s, in, mode, false);
             if (mode == RemoveMode.COMMIT
@@ -247,6 +250,13 @@ public final class SandboxReclaimer {
             SandboxRecord s, RemovalInspector.Inspection in, RemoveMode mode, boolean stopped)
             throws RemovalRefusedException {
         RemovalPlan plan = in.plan();
+        if (mode != RemoveMode.FORCE && in.remoteOwed() != null) {
+            throw new RemovalRefusedException(
+                    s.id() + " holds work on its remote engine that was not brought back: " + in.remoteOwed()
+                            + " Nothing was removed. Let the engine answer again (Paddock then brings the work back)"
+                            + " and retry, or remove with force to discard that work with its volume.",
+                    plan);
+        }
         if (mode == RemoveMode.STRICT && !plan.losesNothing()) {
             throw new RemovalRefusedException(RemovalMessages.wouldLose(s, plan, stopped), plan);
         }

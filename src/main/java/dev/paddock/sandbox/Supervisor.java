@@ -359,6 +359,18 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /**
+     * Brings back what a copy of the sandbox's worktree on a remote engine holds ({@link
+     * IsolationRuntime#syncWorkspace}); never throws.
+     */
+    public void syncWorkspace(SandboxRecord s) {
+        try {
+            launcher.runtimeOf(s).syncWorkspace(s.id());
+        } catch (RuntimeException e) {
+            LOG.warn("Bringing back the workspace of {}: {}", s.id(), e.toString());
+        }
+    }
+
+    /**
      * Stops a sandbox for a person (or a script): its agent's process tree is killed before this returns,
      * and the sandbox waits for a person (retry or remove).
      *

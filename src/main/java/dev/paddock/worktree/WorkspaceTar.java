@@ -138,7 +138,7 @@ public final class WorkspaceTar {
                 .strip();
         Path gitDir = repo.resolve(".git");
         // Paddock's own config: the clone's names this machine's path as origin.
-        Files.writeString(gitDir.resolve("config"), config(format), StandardCharsets.UTF_8);
+        Files.writeString(gitDir.resolve("config"), config(format) + identity(worktree), StandardCharsets.UTF_8);
         deleteTree(gitDir.resolve("logs"));
         deleteTree(gitDir.resolve("hooks"));
         deleteTree(gitDir.resolve("refs").resolve("remotes"));
@@ -156,6 +156,34 @@ public final class WorkspaceTar {
         return "[core]\n\trepositoryformatversion = " + (sha256 ? 1 : 0) + "\n\tfilemode = true\n\tbare = false\n"
                 + "\tlogallrefupdates = true\n"
                 + (sha256 ? "[extensions]\n\tobjectformat = sha256\n" : "");
+    }
+
+    /**
+     * The worktree's own identity ({@code user.name}, {@code user.email} of its {@code config.worktree}, which Paddock
+     * gives every sandbox) as a {@code [user]} section, so the agent's commits in the copy say who made them as
+     * they do locally; empty when the worktree has none (the repository's and the user's identity never go along).
+     */
+    static String identity(Path worktree) throws IOException {
+        Path own = WorktreeHeads.gitDirOf(worktree).resolve("config.worktree");
+        if (!Files.isRegularFile(own)) {
+            return "";
+        }
+        org.eclipse.jgit.storage.file.FileBasedConfig c =
+                new org.eclipse.jgit.storage.file.FileBasedConfig(own.toFile(), org.eclipse.jgit.util.FS.DETECTED);
+        try {
+            c.load();
+        } catch (org.eclipse.jgit.errors.ConfigInvalidException e) {
+            throw new IOException("Cannot read " + own + ": " + e.getMessage(), e);
+        }
+        String name = c.getString("user", null, "name");
+        String email = c.getString("user", null, "email");
+        if (name == null || email == null) {
+            return "";
+        }
+        org.eclipse.jgit.lib.Config user = new org.eclipse.jgit.lib.Config();
+        user.setString("user", null, "name", name);
+        user.setString("user", null, "email", email);
+        return user.toText();
     }
 
     /** Tracked and untracked files of a worktree, ignored ones left out. */

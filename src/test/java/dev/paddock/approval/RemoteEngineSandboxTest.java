@@ -229,6 +229,83 @@ class RemoteEngineSandboxTest {
     }
 
     @Test
+    void workLeftOnAnEngineThatWentAwayComesBackWhenItAnswersAndAStrictRemovalWaits() throws Exception {
+        TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
+        repo.commitFile("README.md", "hello\n", "Start");
+        // No identity given: the delivered clone has the sandbox's own.
+        String command = "echo made > made.txt; git add made.txt; git commit -qm 'before the outage'; sleep 600";
+        SandboxRecord s = rig.host()
+                .wiring()
+                .sandboxService()
+                .create(NewSandbox.custom(repo.dir(), "Remote outage", command)
+                        .tier(Tier.CONTAINER)
+                        .engine("far")
+                        .image(DockerTests.GIT_IMAGE)
+                        .leaseMs(600_000L)
+                        .maxRetries(0)
+                        .build());
+        BrokerRig.await(s.id() + " committed on far", () -> {
+            String cid = far.docker("ps", "-q", "--no-trunc", "--filter", "label=paddock.sandbox=" + s.id())
+                    .out()
+                    .strip();
+            return !cid.isEmpty()
+                    && far.docker("exec", cid, "git", "log", "-1", "--format=%s")
+                            .out()
+                            .strip()
+                            .equals("before the outage");
+        });
+        Path wt = rig.host()
+                .wiring()
+                .sandboxes()
+                .find(s.id())
+                .orElseThrow()
+                .workspace()
+                .worktree();
+        far.kill(true);
+
+        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> rig.host()
+                .wiring()
+                .sandboxService()
+                .remove(s.id(), dev.paddock.sandbox.RemoveMode.STRICT, false, "test"));
+        assertThat(refused).as("a strict removal while the engine is away").isNotNull();
+        System.out.println("strict removal while away: " + refused.getMessage());
+        assertThat(state(s.id())).isNotNull().isNotEqualTo(SandboxState.CLOSED);
+
+        far.restart();
+        BrokerRig.await("the work brought back", () -> {
+            try {
+                return TempRepo.git(wt, "log", "-1", "--format=%s|%an <%ae>")
+                        .strip()
+                        .startsWith("before the outage|Paddock agent " + s.id() + " <");
+            } catch (RuntimeException e) {
+                return false;
+            }
+        });
+        assertThat(Files.readString(wt.resolve("made.txt"))).isEqualTo("made\n");
+        Path owed = repo.dir()
+                .resolve(dev.paddock.sandbox.SandboxLayout.ROOT)
+                .resolve(s.id())
+                .resolve(dev.paddock.sandbox.SandboxLayout.CONTROL)
+                .resolve(dev.paddock.isolation.RunId.WORKSPACE_OWED);
+        BrokerRig.await("nothing owed", () -> !Files.exists(owed));
+
+        // Owed while the engine is away: a strict removal says so and keeps everything; force discards it.
+        far.kill(true);
+        Files.writeString(owed, "The workspace on the remote engine could not be brought back (a test).\n");
+        Throwable waits = org.assertj.core.api.Assertions.catchThrowable(() -> rig.host()
+                .wiring()
+                .sandboxService()
+                .remove(s.id(), dev.paddock.sandbox.RemoveMode.STRICT, false, "test"));
+        assertThat(waits)
+                .isInstanceOf(dev.paddock.sandbox.RemovalRefusedException.class)
+                .hasMessageContaining("not brought back")
+                .hasMessageContaining("force");
+        assertThat(wt).exists();
+        far.restart();
+        rig.host().wiring().sandboxService().remove(s.id(), dev.paddock.sandbox.RemoveMode.FORCE, false, "test");
+    }
+
+    @Test
     void aDivergedHistoryChangesNothingLocalAndKeepsTheRemoteCommits() throws Exception {
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
         repo.commitFile("README.md", "hello\n", "Start");

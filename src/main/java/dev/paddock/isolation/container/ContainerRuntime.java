@@ -198,6 +198,13 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
     }
 
     @Override
+    public void engineBack(java.util.Collection<String> ended) {
+        if (remote) {
+            remoteRuns.retryOwed(ended);
+        }
+    }
+
+    @Override
     public void forget(String key) {
         agents.metrics().forget(key); // its figures leave the table and the charts
         if (remote) {

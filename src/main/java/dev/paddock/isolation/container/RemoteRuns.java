@@ -46,7 +46,7 @@ final class RemoteRuns {
     private static final long CHANNEL_RETRY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
 
     /** Where a sandbox's workspace comes back to. */
-    private record State(Path worktree, String branch, String image, Path log) {}
+    private record State(Path worktree, String branch, String image, Path log, Path controlDir) {}
 
     private final ContainerAgents agents;
     private final GitCli git;
@@ -56,6 +56,9 @@ final class RemoteRuns {
     private final Map<String, Long> channelTries = new ConcurrentHashMap<>();
     /** The container whose end was brought back last, by sandbox: its workspace changes no more. */
     private final Map<String, String> settled = new ConcurrentHashMap<>();
+
+    /** The sandboxes whose run ended and whose workspace could not be brought back since. */
+    private final java.util.Set<String> owed = ConcurrentHashMap.newKeySet();
 
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
 
@@ -102,16 +105,25 @@ final class RemoteRuns {
                 String branch = git.runOk(spec.workdir(), "symbolic-ref", "--short", "HEAD")
                         .strip();
                 State st = new State(
-                        spec.workdir(), branch, spec.image(), spec.id().log());
+                        spec.workdir(),
+                        branch,
+                        spec.image(),
+                        spec.id().log(),
+                        spec.id().controlDir());
                 save(spec.id(), st);
                 states.put(key, st);
                 settled.remove(key);
                 String ws = workspaceVolume(key);
                 WorkspaceVolumes volumes = volumes();
                 if (volumes.exists(ws)) {
-                    bringBack(key, st, "before a new run");
+                    if (!bringBack(key, st, "before a new run")) {
+                        throw new IsolationException("The workspace of " + key + " on its remote engine holds an"
+                                + " earlier run's work that could not be brought back; it stays there (see the"
+                                + " sandbox's log).");
+                    }
                     volumes.remove(ws);
                 }
+                owed(key, st, null);
                 Map<String, String> labels = new LinkedHashMap<>(spec.id().labels());
                 labels.remove("paddock.run"); // the volumes outlive a run
                 RemoteWorkspace.Delivered d = workspace()
@@ -212,8 +224,56 @@ final class RemoteRuns {
             if (st == null || settled.containsKey(key)) {
                 return;
             }
-            bringBack(key, st, why);
-            settled.put(key, containerId == null ? "" : containerId);
+            if (bringBack(key, st, why)) {
+                settled.put(key, containerId == null ? "" : containerId);
+                owed(key, st, null);
+            } else {
+                owed(key, st, why);
+            }
+        }
+    }
+
+    /**
+     * The engine answers again: every end whose bring-back failed (the engine went away meanwhile) is brought back
+     * now, and a run's end seen meanwhile too ({@code ended} keys).
+     */
+    void retryOwed(java.util.Collection<String> ended) {
+        ended.stream()
+                .filter(k -> states.containsKey(k) && !settled.containsKey(k))
+                .forEach(owed::add);
+        for (String key : java.util.List.copyOf(owed)) {
+            settle(key, null, "once its engine answered again");
+        }
+    }
+
+    /** Records (why non-null) or clears that the workspace of {@code key} holds work not brought back. */
+    private void owed(String key, State st, String why) {
+        if (why == null) {
+            owed.remove(key);
+        } else {
+            owed.add(key);
+        }
+        owedFile(st, why);
+    }
+
+    /** Writes (why non-null) or removes the control directory's {@link RunId#WORKSPACE_OWED}. */
+    private static void owedFile(State st, String why) {
+        if (st.controlDir() == null) {
+            return;
+        }
+        Path f = st.controlDir().resolve(RunId.WORKSPACE_OWED);
+        try {
+            if (why == null) {
+                Files.deleteIfExists(f);
+            } else {
+                Files.createDirectories(st.controlDir());
+                Files.writeString(
+                        f,
+                        "The workspace on the remote engine could not be brought back (" + why + "); it is tried"
+                                + " again when the engine answers.\n");
+            }
+        } catch (IOException e) {
+            LOG.warn("Cannot write {}: {}", f, e.toString());
         }
     }
 
@@ -221,13 +281,23 @@ final class RemoteRuns {
     void sync(String key) {
         synchronized (lock(key)) {
             State st = states.get(key);
-            if (st != null && !settled.containsKey(key)) {
-                bringBack(key, st, "before a checkpoint");
+            if (st == null || settled.containsKey(key)) {
+                return;
+            }
+            if (bringBack(key, st, "before a checkpoint or a removal")) {
+                if (owed.remove(key)) { // its run ended: the copy is settled
+                    settled.put(key, "");
+                }
+                owedFile(st, null);
+            } else {
+                // A removal waits for it; the end of a run still running is brought back as usual.
+                owedFile(st, "before a checkpoint or a removal");
             }
         }
     }
 
-    private void bringBack(String key, State st, String why) {
+    /** Whether the workspace came back (or was looked at and refused: nothing more to try). */
+    private boolean bringBack(String key, State st, String why) {
         long t0 = System.nanoTime();
         try {
             String ws = workspaceVolume(key);
@@ -246,16 +316,21 @@ final class RemoteRuns {
                 LOG.info("{}: {}", key, line);
             }
             HostRuntime.note(st.log(), "=== " + line);
+            return true;
         } catch (WorkspaceRefused e) {
             String line = "the workspace on its remote engine was not brought back (" + why + "): " + e.getMessage()
                     + "; nothing local changed";
             LOG.warn("{}: {}", key, line);
             HostRuntime.note(st.log(), "=== " + line);
+            return true;
         } catch (PaddockException | IOException | RuntimeException e) {
             String line =
-                    "the workspace on its remote engine could not be brought back (" + why + "): " + e.getMessage();
+                    "the workspace on its remote engine could not be brought back (" + why + "): " + e.getMessage()
+                            + "; it stays in the volume and is brought back when the engine answers again (a strict"
+                            + " removal waits for it)";
             LOG.warn("{}: {}", key, line);
             HostRuntime.note(st.log(), "=== " + line);
+            return false;
         }
     }
 
@@ -265,6 +340,7 @@ final class RemoteRuns {
             closeChannel(key);
             states.remove(key);
             settled.remove(key);
+            owed.remove(key);
             try {
                 WorkspaceVolumes volumes = volumes();
                 volumes.remove(workspaceVolume(key));
@@ -326,7 +402,11 @@ final class RemoteRuns {
                             Path.of(p.getProperty("worktree")),
                             p.getProperty("branch"),
                             p.getProperty("image"),
-                            id.log()));
+                            id.log(),
+                            id.controlDir()));
+            if (Files.isRegularFile(id.controlDir().resolve(RunId.WORKSPACE_OWED))) {
+                owed.add(id.key());
+            }
         } catch (IOException | RuntimeException e) {
             LOG.warn("Cannot read {}: {}", f, e.toString());
         }

@@ -148,6 +148,25 @@ class RemoteWorkspaceTest {
     }
 
     @Test
+    void aCommitInTheContainerCarriesTheSandboxsOwnIdentity() throws Exception {
+        repo.git("config", "user.email", "alice@example.invalid");
+        new dev.paddock.worktree.WorktreeManager(new GitCli())
+                .setIdentity(wt, "Paddock agent sb-1", "sb-1@agents.paddock.invalid");
+        String v = volume();
+        workspace.deliver(v, DockerTests.GIT_IMAGE, wt, "sb", 1000, 1000, Map.of("paddock.test", "1"));
+
+        DockerTests.Result work =
+                inContainer(DockerTests.GIT_IMAGE, v, "echo more >> README.md && git commit -qam 'no identity given'");
+        assertThat(work.code()).as(work.out()).isZero();
+        workspace.bringBack(v, DockerTests.GIT_IMAGE, wt, "sb", "sb-1");
+
+        assertThat(TempRepo.git(wt, "log", "-1", "--format=%an <%ae>|%cn <%ce>|%s")
+                        .strip())
+                .isEqualTo("Paddock agent sb-1 <sb-1@agents.paddock.invalid>"
+                        + "|Paddock agent sb-1 <sb-1@agents.paddock.invalid>|no identity given");
+    }
+
+    @Test
     void anImageWithoutGitGetsTheWorkspaceAndItsEditsComeBack() throws Exception {
         String v = volume();
         String image = System.getenv().getOrDefault("PADDOCK_TEST_IMAGE", "paddock-test:busybox");
