@@ -27,13 +27,16 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_CONNS 16
 #define MAX_FRAME 65536
 /*
- * How long the relay stays silent at most: then it sends an empty frame for connection 0. Paddock's connection to
- * an engine over TLS reads with a timeout of a few seconds, so an idle channel would otherwise be dropped.
+ * How long the relay stays silent towards Paddock at most: then it sends an empty frame for connection 0. Paddock's
+ * connection to an engine over TLS reads with a timeout of a few seconds, so a channel that sends Paddock nothing
+ * would otherwise be dropped. Counted from the last frame sent, not from the last wake-up: while a hook waits for a
+ * person, Paddock's keep-alive spaces wake the relay twice a second and the client sends nothing.
  */
 #define KEEPALIVE_MS 1000
 
@@ -46,6 +49,13 @@ struct conn {
 static struct conn conns[MAX_CONNS];
 static const char *sock_path = "/run/paddock/api/api.sock";
 static unsigned char buf[MAX_FRAME];
+static long long last_sent_ms; /* when the last frame to Paddock went out (monotonic) */
+
+static long long now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long) t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
 
 static int write_all(int fd, const void *p, size_t n) {
     const unsigned char *b = p;
@@ -99,6 +109,7 @@ static void send_frame(uint32_t id, const unsigned char *data, uint32_t len) {
         unlink(sock_path);
         _exit(0);
     }
+    last_sent_ms = now_ms();
 }
 
 static void drop(struct conn *c) {
@@ -168,7 +179,14 @@ int main(int argc, char **argv) {
                 idx[n++] = i;
             }
         }
-        int ready = poll(fds, (nfds_t) n, KEEPALIVE_MS);
+        long long quiet_left = last_sent_ms + KEEPALIVE_MS - now_ms();
+        if (quiet_left <= 0) {
+            /* Nothing sent to Paddock for a while: an empty frame for connection 0 keeps the engine's connection
+             * from timing out, however busy the other direction is. */
+            send_frame(0, NULL, 0);
+            quiet_left = KEEPALIVE_MS;
+        }
+        int ready = poll(fds, (nfds_t) n, (int) quiet_left);
         if (ready < 0) {
             if (errno == EINTR) {
                 continue;
@@ -176,9 +194,7 @@ int main(int argc, char **argv) {
             break;
         }
         if (ready == 0) {
-            /* Quiet for a while: an empty frame for connection 0 keeps the engine's connection from timing out. */
-            send_frame(0, NULL, 0);
-            continue;
+            continue; /* the keep-alive goes out at the top of the loop */
         }
         for (int k = 0; k < n; k++) {
             if (fds[k].revents == 0) {

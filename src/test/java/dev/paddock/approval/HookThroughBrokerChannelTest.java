@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -152,6 +154,20 @@ class HookThroughBrokerChannelTest {
         return new HookAnswer(r.out(), Duration.ofNanos(System.nanoTime() - t0));
     }
 
+    /**
+     * A call the policy asks about, waiting longer than the engine connection's read timeout (about 2 s over TLS)
+     * before a person decides it with {@code verb} (approve or deny) through the API.
+     */
+    private static HookAnswer askedAndDecided(String verb) throws Exception {
+        CompletableFuture<HookAnswer> call =
+                CompletableFuture.supplyAsync(() -> hook(a.id(), rig.hookKeyOf(a.id()), "git push origin main"));
+        long id = rig.awaitPending(a.id());
+        Thread.sleep(3500);
+        assertThat(call).as("the asked call still waits for a person").isNotDone();
+        rig.decide(id, verb);
+        return call.get(60, TimeUnit.SECONDS);
+    }
+
     private record HookAnswer(String out, Duration took) {
         int rc() {
             return out.lines()
@@ -176,6 +192,18 @@ class HookThroughBrokerChannelTest {
             HookAnswer denied = hook(a.id(), rig.hookKeyOf(a.id()), "rm -rf build");
             assertThat(denied.rc()).as(denied.out()).isEqualTo(2);
             assertThat(denied.out()).contains("\"permissionDecision\":\"deny\"").doesNotContain("cannot be reached");
+
+            HookAnswer approved = askedAndDecided("approve");
+            assertThat(approved.rc()).as(approved.out()).isZero();
+            assertThat(approved.out())
+                    .contains("\"permissionDecision\":\"allow\"")
+                    .contains("approved by ann");
+            HookAnswer refused = askedAndDecided("deny");
+            assertThat(refused.rc()).as(refused.out()).isEqualTo(2);
+            assertThat(refused.out())
+                    .contains("\"permissionDecision\":\"deny\"")
+                    .contains("ann")
+                    .doesNotContain("without an answer");
 
             HookAnswer otherKey = hook(b.id(), rig.hookKeyOf(b.id()), "git status");
             assertThat(otherKey.rc())

@@ -26,6 +26,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -155,6 +157,17 @@ class RemoteEngineOverTlsTest {
                 allowed = hook(container, "git status");
                 assertThat(allowed).contains("rc=0").contains("\"permissionDecision\":\"allow\"");
                 assertThat(hook(container, "rm -rf build")).contains("rc=2").contains("deny");
+                // Asked: the person decides after longer than the TLS connection's read timeout (about 2 s).
+                assertThat(askedAndDecided(container, "approve"))
+                        .contains("rc=0")
+                        .contains("\"permissionDecision\":\"allow\"")
+                        .contains("approved by ann");
+                assertThat(askedAndDecided(container, "deny"))
+                        .contains("rc=2")
+                        .contains("\"permissionDecision\":\"deny\"")
+                        .contains("ann")
+                        .doesNotContain("without an answer");
+                assertThat(channel.isOpen()).isTrue();
             } finally {
                 channel.close();
             }
@@ -217,6 +230,16 @@ class RemoteEngineOverTlsTest {
                 "git log --oneline | wc -l");
         assertThat(log.code()).as(log.out()).isZero();
         assertThat(Integer.parseInt(log.out().strip())).isGreaterThan(1);
+    }
+
+    /** A call the policy asks about, decided by a person with {@code verb} (approve or deny) after 3.5 s. */
+    private static String askedAndDecided(String container, String verb) throws Exception {
+        CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> hook(container, "git push origin main"));
+        long id = rig.awaitPending(a.id());
+        Thread.sleep(3500);
+        assertThat(call).as("the asked call still waits for a person").isNotDone();
+        rig.decide(id, verb);
+        return call.get(60, TimeUnit.SECONDS);
     }
 
     private static String hook(String container, String command) {

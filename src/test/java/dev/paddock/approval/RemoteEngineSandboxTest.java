@@ -62,13 +62,15 @@ class RemoteEngineSandboxTest {
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
         repo.commitFile("README.md", "hello\n", "Start");
         String payload = HookRun.payload(Path.of("/workspace"), "git status").replace("'", "'\\''");
-        String command = "set -e; echo made > made.txt; git add made.txt;"
+        // A hook call as the agent starts (its socket is there by then), then one after a quiet while.
+        String command = "printf '%s' '" + payload + "' | " + HOOK
+                + " --timeout 660 > hook.out 2>&1 || echo rc=$? >> hook.out;"
+                + " set -e; echo made > made.txt; git add made.txt;"
                 + " git -c user.name=Agent -c user.email=agent@x.invalid commit -qm 'agent commit';"
                 + " echo draft > draft.txt;"
-                + " i=0; while [ ! -S \"$PADDOCK_API_SOCKET\" ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i+1)); done;"
                 + " sleep 4;" // the channel stays up while it is quiet
                 + " printf '%s' '" + payload + "' | " + HOOK
-                + " --timeout 660 > hook.out 2>&1 || echo rc=$? >> hook.out;"
+                + " --timeout 660 >> hook.out 2>&1 || echo rc=$? >> hook.out;"
                 + " sleep 3";
         long t0 = System.nanoTime();
         SandboxRecord s = rig.host()

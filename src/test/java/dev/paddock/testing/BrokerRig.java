@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.paddock.Host;
 import dev.paddock.api.ApiToken;
 import dev.paddock.api.HookAuth;
+import dev.paddock.approval.ApprovalState;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import dev.paddock.sandbox.SandboxRecord;
@@ -180,6 +181,31 @@ public final class BrokerRig implements AutoCloseable {
             return Json.mapper().readTree(r.body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The id of a pending approval of {@code sandboxId}, waited for up to 30 s. */
+    public long awaitPending(String sandboxId) throws InterruptedException {
+        long[] id = {0};
+        await("a pending approval of " + sandboxId, () -> {
+            try {
+                host.wiring().approvals().list(ApprovalState.PENDING, 50).stream()
+                        .filter(a -> a.sandboxId().equals(sandboxId))
+                        .findFirst()
+                        .ifPresent(a -> id[0] = a.id());
+                return id[0] != 0;
+            } catch (PaddockException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return id[0];
+    }
+
+    /** A person ("ann") decides approval {@code id} through the API: {@code verb} is approve or deny. */
+    public void decide(long id, String verb) throws Exception {
+        HttpResponse<String> r = call("POST", "/v1/approvals/" + id + "/" + verb, "{\"by\":\"ann\"}", installToken());
+        if (r.statusCode() != 200) {
+            throw new AssertionError("cannot " + verb + " approval " + id + ": " + r.statusCode() + " " + r.body());
         }
     }
 

@@ -30,7 +30,32 @@ final class RemotePlan {
     static final int AGENT_UID = 1000;
     static final int AGENT_GID = 1000;
 
+    /**
+     * How long the agent waits for its API socket at most, in tenths of a second: the relay is started by
+     * {@code docker exec} once the container runs, so a hook called at once would find no socket yet.
+     */
+    static final int SOCKET_WAIT_TENTHS = 150;
+
     private RemotePlan() {}
+
+    /**
+     * {@code /bin/sh -c CMD}, run once the API socket is there (or after {@value #SOCKET_WAIT_TENTHS} tenths of a
+     * second: a hook then denies as it does when the channel is down). Plain POSIX sh: busybox's will do.
+     */
+    static List<String> agentArgv(String agentCommand) {
+        return agentArgv(SandboxApi.SOCKET, agentCommand);
+    }
+
+    /** {@link #agentArgv(String)} waiting for {@code socket} (a path with no character special to sh). */
+    static List<String> agentArgv(String socket, String agentCommand) {
+        return List.of(
+                "/bin/sh",
+                "-c",
+                "i=0; while [ ! -S " + socket + " ] && [ $i -lt " + SOCKET_WAIT_TENTHS
+                        + " ]; do sleep 0.1; i=$((i+1)); done; exec /bin/sh -c \"$1\"",
+                "paddock-agent",
+                agentCommand);
+    }
 
     /**
      * The container of an agent run with its workspace in {@code workspaceVolume} and, when the run is shown
@@ -48,7 +73,8 @@ final class RemotePlan {
         }
         List<ContainerSpec.Mount> mounts = new ArrayList<>();
         mounts.add(ContainerSpec.Mount.volume(workspaceVolume, WORKDIR, false));
-        if (run.api() != null && programsVolume != null) {
+        boolean api = run.api() != null && programsVolume != null;
+        if (api) {
             mounts.add(ContainerSpec.Mount.volume(programsVolume, SandboxApi.BIN, true));
             mounts.add(ContainerSpec.Mount.tmpfs(SandboxApi.SOCKET_DIR, RemoteBroker.SOCKET_DIR_TMPFS_OPTIONS));
         }
@@ -67,7 +93,7 @@ final class RemotePlan {
         return new ContainerSpec(
                 id.name(),
                 run.image(),
-                List.of("/bin/sh", "-c", run.command()),
+                api ? agentArgv(run.command()) : List.of("/bin/sh", "-c", run.command()),
                 env,
                 WORKDIR,
                 AGENT_USER,

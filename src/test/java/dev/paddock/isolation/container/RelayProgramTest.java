@@ -149,6 +149,42 @@ class RelayProgramTest {
     }
 
     @Test
+    void keepAlivesFlowWhilePaddockSendsAndTheClientIsQuiet() throws Exception {
+        // A hook waiting for a person: Paddock sends a space twice a second, the client sends nothing. The relay
+        // must still speak to Paddock at least every second, or the engine's connection times out (about 2 s).
+        try (SocketChannel c = connect()) {
+            c.write(ByteBuffer.wrap("POST /v1/hooks/claude HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.UTF_8)));
+            int id = frame().id();
+            Thread spaces = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 10; i++) {
+                        send(id, " ");
+                        Thread.sleep(400);
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // the test ends
+                }
+            });
+            spaces.start();
+            try {
+                long last = System.nanoTime();
+                for (int k = 0; k < 3; k++) {
+                    assertThat(fromRelay.readInt()).isZero();
+                    assertThat(fromRelay.readInt()).isZero();
+                    long now = System.nanoTime();
+                    assertThat(Duration.ofNanos(now - last))
+                            .as("keep-alive %d while spaces flow", k)
+                            .isLessThan(Duration.ofMillis(1600));
+                    last = now;
+                }
+            } finally {
+                spaces.interrupt();
+                spaces.join();
+            }
+        }
+    }
+
+    @Test
     void theRelayEndsAndRemovesItsSocketWhenItsInputEnds() throws Exception {
         toRelay.close();
         assertThat(relay.waitFor(5, TimeUnit.SECONDS)).isTrue();

@@ -8,10 +8,16 @@ import dev.paddock.isolation.GitWrites;
 import dev.paddock.isolation.RunId;
 import dev.paddock.isolation.RunSpec;
 import dev.paddock.isolation.SandboxApi;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The container of an agent on a remote engine: no bind mount of this machine, the workspace and programs volumes,
@@ -65,8 +71,36 @@ class RemotePlanTest {
                 .containsEntry(SandboxApi.SOCKET_VARIABLE, SandboxApi.SOCKET)
                 .doesNotContainKeys("PADDOCK_HEARTBEAT_FILE", "PADDOCK_API");
         assertThat(c.env().values()).noneMatch(v -> v.contains("/home/alice"));
-        assertThat(c.command()).containsExactly("/bin/sh", "-c", "echo hi");
+        assertThat(c.command())
+                .as("the agent starts once its API socket is there")
+                .containsExactly(
+                        "/bin/sh",
+                        "-c",
+                        "i=0; while [ ! -S " + SandboxApi.SOCKET + " ] && [ $i -lt 150 ]; do sleep 0.1;"
+                                + " i=$((i+1)); done; exec /bin/sh -c \"$1\"",
+                        "paddock-agent",
+                        "echo hi");
         assertThat(c.network()).isTrue();
         assertThat(c.labels()).containsEntry(DockerContainers.SANDBOX_LABEL, "s-1");
+    }
+
+    @Test
+    void theAgentStartsOnlyOnceItsSocketIsThere(@TempDir Path tmp) throws Exception {
+        Path socket = tmp.resolve("api.sock");
+        Path started = tmp.resolve("started");
+        List<String> argv = RemotePlan.agentArgv(socket.toString(), "[ -S " + socket + " ] && echo yes > " + started);
+        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        try {
+            Thread.sleep(700);
+            assertThat(started).as("not before the socket exists").doesNotExist();
+            try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+                server.bind(UnixDomainSocketAddress.of(socket));
+                assertThat(p.waitFor(5, TimeUnit.SECONDS)).isTrue();
+            }
+            assertThat(p.exitValue()).isZero();
+            assertThat(Files.readString(started).strip()).isEqualTo("yes");
+        } finally {
+            p.destroyForcibly();
+        }
     }
 }
