@@ -274,13 +274,16 @@ class RemoteEngineSandboxTest {
         assertThat(state(s.id())).isNotNull().isNotEqualTo(SandboxState.CLOSED);
 
         far.restart();
+        // The branch moves first, then the files are mirrored: wait for both.
         BrokerRig.await("the work brought back", () -> {
             try {
-                return TempRepo.git(wt, "log", "-1", "--format=%s|%an <%ae>")
-                        .strip()
-                        .startsWith("before the outage|Paddock agent " + s.id() + " <");
-            } catch (RuntimeException e) {
-                return false;
+                return Files.exists(wt.resolve("made.txt"))
+                        && Files.readString(wt.resolve("made.txt")).equals("made\n")
+                        && TempRepo.git(wt, "log", "-1", "--format=%s|%an <%ae>")
+                                .strip()
+                                .startsWith("before the outage|Paddock agent " + s.id() + " <");
+            } catch (RuntimeException | java.io.IOException e) {
+                return false; // not mirrored yet
             }
         });
         assertThat(Files.readString(wt.resolve("made.txt"))).isEqualTo("made\n");
