@@ -68,11 +68,12 @@ class WaitingForYouViewTest {
                 20,
                 TimeUnit.SECONDS,
                 () -> panel.row(s.id()).map(r -> r.waitingForYou()).orElse(false));
+        // The row is found again on every look: the table may give the sandbox another row node as it refreshes.
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> {
+            Node r = Panel.tableRow(robot, s.id());
+            return fx(() -> robot.from(r).lookup(".pd-waiting").tryQuery().isPresent());
+        });
         Node row = Panel.tableRow(robot, s.id());
-        WaitForAsyncUtils.waitFor(
-                5,
-                TimeUnit.SECONDS,
-                () -> fx(() -> robot.from(row).lookup(".pd-waiting").tryQuery().isPresent()));
         Label chip = fx(() -> robot.from(row).lookup(".pd-waiting").queryAs(Label.class));
         assertThat(fx(chip::getText)).isEqualTo("waiting for you");
         assertThat(fx(() -> chip.getWidth() >= chip.prefWidth(-1) - 0.5))
