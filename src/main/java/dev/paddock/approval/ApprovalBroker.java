@@ -49,6 +49,9 @@ import org.slf4j.LoggerFactory;
  * the policy decides at once has one event, its decision.
  */
 public final class ApprovalBroker implements AutoCloseable {
+    /** Where a container sandbox's agent sees its worktree (always on a remote engine, as an alias locally). */
+    private static final Path CONTAINER_WORKSPACE = Path.of("/workspace");
+
     private static final Logger LOG = LoggerFactory.getLogger(ApprovalBroker.class);
     /** How often pending requests are checked for a stopped sandbox or a missed expiry, in ms. */
     static final long SWEEP_MS = 1000;
@@ -127,9 +130,6 @@ public final class ApprovalBroker implements AutoCloseable {
      *     sandbox or repository (not found)
      * @throws PaddockException when the store fails
      */
-    /** Where a container sandbox's agent sees its worktree (always on a remote engine, as an alias locally). */
-    private static final Path CONTAINER_WORKSPACE = Path.of("/workspace");
-
     public Ticket decide(ApprovalRequest r) throws PaddockException {
         if (r.sandboxId() == null || r.sandboxId().isBlank()) {
             throw new ApprovalException(Kind.BAD_REQUEST, "a request needs the sandbox of the agent that asks");
